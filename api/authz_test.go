@@ -1,0 +1,260 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stichbuch/stichbuch/api"
+)
+
+// route is one operation of the contract in the authorization matrix: who
+// may call it and a fresh, valid request for each call.
+type route struct {
+	need    string // "", "reader", "scorer" or "admin"
+	ok      int    // the status of an allowed call
+	ownData bool   // names things of the club by id: another club gets 404
+	request func() (path string, body any)
+}
+
+var roleRank = map[string]int{"": 0, "reader": 1, "scorer": 2, "admin": 3}
+
+// TestAuthorizationMatrix calls every route of openapi.yaml with no key, a
+// revoked key, a reader, a scorer, an admin and an admin of another club,
+// and checks each status against the matrix.
+func TestAuthorizationMatrix(t *testing.T) {
+	e := newEnv(t)
+	ev := e.evening()
+	keys := map[string]string{"admin": e.admin}
+	for _, role := range []string{"reader", "scorer"} {
+		keys[role] = e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": role})["secret"].(string)
+	}
+	revoked := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "admin"})
+	e.must(200, "POST", fmt.Sprintf("/v1/keys/%v/revoke", revoked["id"]), e.admin, nil)
+	_, other, err := e.store.CreateClub(context.Background(), "Fremder Club", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A closed evening at a second table, so there is a transfer to mark paid.
+	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Alt", "game": "schwarze_dame", "stake_cents_per_point": "1"})
+	old := e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"date": "2026-11-12", "seating": ev.players})
+	oldEv := evening{table: int64(tbl["id"].(float64)), session: int64(old["id"].(float64)), players: ev.players}
+	e.must(201, "POST", oldEv.hands(), e.admin, oldEv.hand(1))
+	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", oldEv.session), e.admin, nil)
+	transfer := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", oldEv.session), e.admin, nil)["transfers"].([]any)[0].(map[string]any)["id"]
+	e.must(201, "POST", ev.hands(), e.admin, ev.hand(1))
+
+	var n atomic.Int64
+	unique := func(prefix string) string { return fmt.Sprintf("%s %d", prefix, n.Add(1)) }
+	nextHand := func() (string, any) {
+		table := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d", ev.table), e.admin, nil)
+		return ev.hands(), ev.hand(int(table["hands"].(float64)) + 1)
+	}
+	throwawayKey := func(action string) func() (string, any) {
+		return func() (string, any) {
+			k := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "reader"})
+			return fmt.Sprintf("/v1/keys/%v/%s", k["id"], action), nil
+		}
+	}
+	fixed := func(path string, body any) func() (string, any) {
+		return func() (string, any) { return path, body }
+	}
+	score := func(game string, facts any) func() (string, any) {
+		return fixed("/v1/games/"+game+"/score", map[string]any{"players": ev.players, "facts": facts})
+	}
+	sdFacts := ev.hand(1)["facts"]
+	p := ev.players
+	table, session, hands := fmt.Sprintf("/v1/tables/%d", ev.table), fmt.Sprintf("/v1/sessions/%d", ev.session), ev.hands()
+
+	matrix := map[string]route{
+		"GET /healthz":                            {"", 200, false, fixed("/healthz", nil)},
+		"GET /readyz":                             {"", 200, false, fixed("/readyz", nil)},
+		"GET /v1/club":                            {"reader", 200, false, fixed("/v1/club", nil)},
+		"GET /v1/keys":                            {"admin", 200, false, fixed("/v1/keys", nil)},
+		"POST /v1/keys":                           {"admin", 201, false, fixed("/v1/keys", map[string]any{"role": "reader"})},
+		"POST /v1/keys/{keyID}/revoke":            {"admin", 200, true, throwawayKey("revoke")},
+		"POST /v1/keys/{keyID}/rotate":            {"admin", 201, true, throwawayKey("rotate")},
+		"GET /v1/players":                         {"reader", 200, false, fixed("/v1/players", nil)},
+		"POST /v1/players":                        {"scorer", 201, false, func() (string, any) { return "/v1/players", map[string]any{"name": unique("Gast")} }},
+		"GET /v1/tables":                          {"reader", 200, false, fixed("/v1/tables", nil)},
+		"POST /v1/tables":                         {"admin", 201, false, func() (string, any) { return "/v1/tables", map[string]any{"name": unique("Tisch"), "game": "saukopf"} }},
+		"GET /v1/tables/{tableID}":                {"reader", 200, true, fixed(table, nil)},
+		"GET /v1/tables/{tableID}/standings":      {"reader", 200, true, fixed(table+"/standings", nil)},
+		"GET /v1/tables/{tableID}/sessions":       {"reader", 200, true, fixed(table+"/sessions", nil)},
+		"GET /v1/tables/{tableID}/hands":          {"reader", 200, true, fixed(hands, nil)},
+		"POST /v1/tables/{tableID}/hands":         {"scorer", 201, true, nextHand},
+		"GET /v1/tables/{tableID}/hands/{number}": {"reader", 200, true, fixed(hands+"/1", nil)},
+		"POST /v1/tables/{tableID}/sessions": {"scorer", 201, true, func() (string, any) {
+			t := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": unique("Neu"), "game": "schwarze_dame"})
+			return fmt.Sprintf("/v1/tables/%v/sessions", t["id"]), map[string]any{"seating": p}
+		}},
+		"GET /v1/sessions/{sessionID}":                      {"reader", 200, true, fixed(session, nil)},
+		"GET /v1/sessions/{sessionID}/standings":            {"reader", 200, true, fixed(session+"/standings", nil)},
+		"GET /v1/sessions/{sessionID}/settlement":           {"reader", 200, true, fixed(session+"/settlement", nil)},
+		"GET /v1/sessions/{sessionID}/report":               {"reader", 200, true, fixed(session+"/report", nil)},
+		"POST /v1/sessions/{sessionID}/close":               {"scorer", 200, true, fixed(fmt.Sprintf("/v1/sessions/%d/close", oldEv.session), nil)},
+		"GET /v1/reports/evening":                           {"reader", 200, false, fixed("/v1/reports/evening?date=2026-11-19", nil)},
+		"POST /v1/transfers/{transferID}/paid":              {"scorer", 200, true, fixed(fmt.Sprintf("/v1/transfers/%v/paid", transfer), nil)},
+		"GET /v1/kitty":                                     {"reader", 200, false, fixed("/v1/kitty", nil)},
+		"POST /v1/kitty/bookings":                           {"admin", 201, false, fixed("/v1/kitty/bookings", map[string]any{"cents": 100, "note": "Spende"})},
+		"GET /v1/stats/players/{playerID}":                  {"reader", 200, true, fixed(fmt.Sprintf("/v1/stats/players/%d", p[0]), nil)},
+		"GET /v1/stats/players/{playerID}/partners":         {"reader", 200, true, fixed(fmt.Sprintf("/v1/stats/players/%d/partners", p[0]), nil)},
+		"GET /v1/stats/players/{playerID}/versus/{otherID}": {"reader", 200, true, fixed(fmt.Sprintf("/v1/stats/players/%d/versus/%d", p[0], p[1]), nil)},
+		"GET /v1/stats/leaderboard":                         {"reader", 200, false, fixed("/v1/stats/leaderboard?by=win_rate&min_hands=0", nil)},
+		"GET /v1/stats/series":                              {"reader", 200, false, fixed("/v1/stats/series?from=2026-01-01", nil)},
+		"GET /v1/games":                                     {"reader", 200, false, fixed("/v1/games", nil)},
+		"POST /v1/tables/{tableID}/hands/batch": {"scorer", 200, true, func() (string, any) {
+			_, body := nextHand()
+			h := body.(map[string]any)
+			h["id"] = fmt.Sprintf("00000000-0000-4000-8000-%012d", n.Add(1))
+			return hands + "/batch", map[string]any{"hands": []any{h}}
+		}},
+		"POST /v1/tables/{tableID}/hands/{number}/corrections": {"scorer", 201, true, fixed(hands+"/1/corrections", map[string]any{"facts": sdFacts, "reason": "nachgezählt"})},
+		"GET /v1/tables/{tableID}/hands/{number}/revisions":    {"reader", 200, true, fixed(hands+"/1/revisions", nil)},
+		"GET /v1/tables/{tableID}/events":                      {"reader", 200, true, fixed(table+"/events", nil)},
+		"GET /v1/events":                                       {"reader", 200, false, fixed("/v1/events", nil)},
+		"GET /v1/changes":                                      {"reader", 200, false, fixed("/v1/changes", nil)},
+		"POST /v1/games/schwarze_dame/score":                   {"reader", 200, false, score("schwarze_dame", sdFacts)},
+		"POST /v1/games/doppelkopf/score": {"reader", 200, false, score("doppelkopf", map[string]any{
+			"game": "normal", "re": map[string]any{"players": []int64{p[0], p[2]}, "augen": 187}})},
+		"POST /v1/games/saukopf/score": {"reader", 200, false, score("saukopf", map[string]any{
+			"variant": "vierer", "players": p, "dealer": p[3], "bid": 61, "spieler": p[1], "contract": "wutz", "augen": 70, "tricks": 5,
+			"laufende": map[string]any{"holder": p[0], "count": 1}})},
+		"POST /v1/games/schwarze_sau/score": {"reader", 200, false, score("schwarze_sau", map[string]any{"dealer": p[3], "players": []map[string]any{
+			{"player": p[0], "card_points": 46, "tricks": 4}, {"player": p[1], "card_points": 40, "tricks": 3, "pik_dame": true},
+			{"player": p[2], "card_points": 30, "tricks": 2}, {"player": p[3], "card_points": 4, "tricks": 1}}})},
+		"POST /v1/games/klaberjass/score": {"reader", 200, false, score("klaberjass", map[string]any{
+			"players": p, "dealer": p[3], "trump_player": p[0], "trump_suit": "herz",
+			"card_points": []map[string]any{{"player": p[0], "points": 92}, {"player": p[1], "points": 60}}, "last_trick": p[2]})},
+	}
+
+	// Corrections name the revision they correct; event streams are
+	// opened for a moment only.
+	headers := map[string]func() []string{
+		"POST /v1/tables/{tableID}/hands/{number}/corrections": func() []string {
+			h := e.must(200, "GET", hands+"/1", e.admin, nil)
+			return []string{"If-Match", fmt.Sprint(h["revision"])}
+		},
+	}
+	streams := map[string]bool{"GET /v1/tables/{tableID}/events": true, "GET /v1/events": true}
+
+	doc, _, err := api.LoadSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			ops = append(ops, method+" "+path)
+		}
+	}
+	slices.Sort(ops)
+	actors := []string{"none", "revoked", "reader", "scorer", "admin", "other club"}
+	for _, op := range ops {
+		r, ok := matrix[op]
+		if !ok {
+			t.Errorf("%s is in openapi.yaml but not in the authorization matrix", op)
+			continue
+		}
+		method, _, _ := strings.Cut(op, " ")
+		for _, actor := range actors {
+			key := keys[actor]
+			switch actor {
+			case "none":
+				key = ""
+			case "revoked":
+				key = revoked["secret"].(string)
+			case "other club":
+				key = other
+			}
+			want := expectedStatus(r, actor)
+			path, body := r.request()
+			if streams[op] {
+				if got := streamStatus(e, path, key); got != want {
+					t.Errorf("%s as %s: %d, want %d", op, actor, got, want)
+				}
+				continue
+			}
+			var extra []string
+			if h, ok := headers[op]; ok {
+				extra = h()
+			}
+			res := e.call(method, path, key, body, extra...)
+			if res.status != want {
+				t.Errorf("%s as %s: %d, want %d: %s", op, actor, res.status, want, res.body)
+			}
+		}
+	}
+}
+
+// streamStatus opens an event stream for a moment and returns its status.
+func streamStatus(e *env, path, key string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, "GET", path, nil)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	rec := httptest.NewRecorder()
+	e.server.ServeHTTP(rec, req)
+	return rec.Code
+}
+
+func expectedStatus(r route, actor string) int {
+	if r.need == "" {
+		return r.ok
+	}
+	switch actor {
+	case "none", "revoked":
+		return 401
+	case "other club":
+		if r.ownData {
+			return 404
+		}
+		return r.ok
+	}
+	if roleRank[actor] < roleRank[r.need] {
+		return 403
+	}
+	return r.ok
+}
+
+// TestRateLimitPerKey: a key past its limit gets 429 with Retry-After; the
+// other keys of the club are not held back by it.
+func TestRateLimitPerKey(t *testing.T) {
+	e := newEnv(t)
+	reader := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "reader"})["secret"].(string)
+	limited, err := api.New(e.store, slog.New(slog.DiscardHandler), api.Config{RateLimit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(key string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/v1/club", nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		rec := httptest.NewRecorder()
+		limited.ServeHTTP(rec, req)
+		return rec
+	}
+	statuses := map[int]int{}
+	var last *httptest.ResponseRecorder
+	for range 20 {
+		last = get(e.admin)
+		statuses[last.Code]++
+	}
+	if statuses[200] < 4 || statuses[429] == 0 || statuses[200]+statuses[429] != 20 {
+		t.Fatalf("20 quick requests with one key: %v, want a burst of about 4 allowed and the rest 429", statuses)
+	}
+	if last.Code != 429 || last.Header().Get("Retry-After") == "" || !strings.HasPrefix(last.Header().Get("Content-Type"), "application/problem+json") {
+		t.Errorf("a limited request: %d, Retry-After %q, %s", last.Code, last.Header().Get("Retry-After"), last.Header().Get("Content-Type"))
+	}
+	if rec := get(reader); rec.Code != 200 {
+		t.Errorf("another key of the club is held back: %d", rec.Code)
+	}
+}

@@ -1,0 +1,220 @@
+package api
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/labstack/echo/v4"
+
+	"github.com/stichbuch/stichbuch/ledger"
+)
+
+// spec is the API contract, a copy of the repository's openapi.yaml kept
+// identical by `go generate` and checked by TestEmbeddedSpecIsTheContract.
+//
+//go:generate cp ../openapi.yaml openapi.yaml
+//go:embed openapi.yaml
+var spec []byte
+
+// The reports are documents, not data: their bodies are checked as text.
+func init() {
+	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.FileBodyDecoder)
+}
+
+// Spec returns the API contract (openapi.yaml) as served by this build.
+func Spec() []byte { return spec }
+
+// LoadSpec returns the parsed, validated contract and a router over it
+// that matches any host. It is parsed once; both are read-only.
+func LoadSpec() (*openapi3.T, routers.Router, error) {
+	specOnce.Do(func() { specDoc, specRouter, specErr = parseSpec() })
+	return specDoc, specRouter, specErr
+}
+
+var (
+	specOnce   sync.Once
+	specDoc    *openapi3.T
+	specRouter routers.Router
+	specErr    error
+)
+
+func parseSpec() (*openapi3.T, routers.Router, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(spec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		return nil, nil, fmt.Errorf("openapi.yaml is not a valid OpenAPI document: %w", err)
+	}
+	doc.Servers = nil // match requests on any host
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, router, nil
+}
+
+// validateRequests checks every request against the contract before a
+// handler sees it. A route the contract does not know is left to echo (404
+// or 405); a request that breaks the contract is refused naming the field.
+func validateRequests(router routers.Router) echo.MiddlewareFunc {
+	opts := &openapi3filter.Options{
+		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
+		SkipSettingDefaults: true,
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			route, params, err := router.FindRoute(req)
+			if err != nil {
+				return next(c)
+			}
+			in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
+			if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
+				return contractError(err)
+			}
+			return next(c)
+		}
+	}
+}
+
+// contractError turns a contract violation into a problem naming the field.
+func contractError(err error) error {
+	var reqErr *openapi3filter.RequestError
+	if !errors.As(err, &reqErr) {
+		var secErr *openapi3filter.SecurityRequirementsError
+		if errors.As(err, &secErr) {
+			return ledger.Errorf(ledger.EUNAUTHORIZED, "missing or invalid API key")
+		}
+		return ledger.Invalid("request", "%v", err)
+	}
+	if errors.Is(reqErr.Err, errBodyTooLarge) || strings.Contains(fmt.Sprint(reqErr.Err), "http: request body too large") {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than the limit")
+	}
+	if reqErr.Parameter != nil && reqErr.Parameter.Name == "If-Match" && errors.Is(reqErr.Err, openapi3filter.ErrInvalidRequired) {
+		_, err := ifMatchRevision("")
+		return err // 428: a correction must name the revision it corrects
+	}
+	var schemaErr *openapi3.SchemaError
+	if errors.As(reqErr.Err, &schemaErr) {
+		schemaErr = innermost(schemaErr)
+		field := fieldPath(schemaErr.JSONPointer())
+		if name, ok := unsupportedProperty(schemaErr.Reason); ok {
+			field = joinField(schemaErr.JSONPointer(), name)
+		}
+		if reqErr.Parameter != nil {
+			field = reqErr.Parameter.Name
+		}
+		return ledger.Invalid(field, "%s", schemaErr.Reason)
+	}
+	if reqErr.Parameter != nil {
+		return ledger.Invalid(reqErr.Parameter.Name, "%s", reasonOf(reqErr))
+	}
+	if reqErr.RequestBody != nil {
+		if strings.Contains(reasonOf(reqErr), "header Content-Type") {
+			return &ledger.Error{Code: ledger.EMEDIATYPE, Message: "send the body as application/json", Field: "Content-Type", Rule: "must be application/json"}
+		}
+		if reqErr.Err == nil {
+			return ledger.Invalid("body", "%s", reqErr.Reason)
+		}
+		return ledger.Invalid("body", "is not valid JSON for this request: %s", reasonOf(reqErr))
+	}
+	return ledger.Invalid("request", "%s", reasonOf(reqErr))
+}
+
+// innermost follows a schema error to the one that names the actual field:
+// an allOf or oneOf failure wraps the error of the subschema that broke.
+func innermost(e *openapi3.SchemaError) *openapi3.SchemaError {
+	for {
+		var inner *openapi3.SchemaError
+		if e.Origin == nil || !errors.As(e.Origin, &inner) {
+			return e
+		}
+		e = inner
+	}
+}
+
+// unsupportedProperty reads the name out of kin-openapi's reason for an
+// unknown property, so the problem names that field and not its parent.
+func unsupportedProperty(reason string) (string, bool) {
+	rest, ok := strings.CutPrefix(reason, "property \"")
+	if !ok {
+		return "", false
+	}
+	name, ok := strings.CutSuffix(rest, "\" is unsupported")
+	return name, ok
+}
+
+func joinField(pointer []string, name string) string {
+	return fieldPath(append(slices.Clone(pointer), name))
+}
+
+func reasonOf(e *openapi3filter.RequestError) string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
+	return e.Reason
+}
+
+// fieldPath turns a JSON pointer ["facts", "players", "2", "tricks"] into
+// "facts.players[2].tricks".
+func fieldPath(pointer []string) string {
+	var b strings.Builder
+	for _, part := range pointer {
+		if isIndex(part) {
+			b.WriteString("[" + part + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(part)
+	}
+	if b.Len() == 0 {
+		return "body"
+	}
+	return b.String()
+}
+
+func isIndex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidateResponse checks a response against the contract; tests call it on
+// every response they receive.
+func ValidateResponse(ctx context.Context, router routers.Router, req *http.Request, status int, header http.Header, body []byte) error {
+	route, params, err := router.FindRoute(req)
+	if err != nil {
+		return fmt.Errorf("no route in openapi.yaml for %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}},
+		Status:  status,
+		Header:  header,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	in.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(ctx, in)
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stichbuch/stichbuch/ledger"
+)
+
+// statusOf is the one place that maps domain error codes to HTTP statuses.
+var statusOf = map[string]int{
+	ledger.EINVALID:      http.StatusUnprocessableEntity,
+	ledger.ENOTFOUND:     http.StatusNotFound,
+	ledger.ECONFLICT:     http.StatusConflict,
+	ledger.EUNAUTHORIZED: http.StatusUnauthorized,
+	ledger.EFORBIDDEN:    http.StatusForbidden,
+	ledger.EIDEMPOTENCY:  http.StatusUnprocessableEntity,
+	ledger.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	ledger.ERATELIMIT:    http.StatusTooManyRequests,
+	ledger.EPRECONDITION: http.StatusPreconditionFailed,
+	ledger.EPRECONDREQ:   http.StatusPreconditionRequired,
+	ledger.EMEDIATYPE:    http.StatusUnsupportedMediaType,
+	ledger.EINTERNAL:     http.StatusInternalServerError,
+}
+
+// Problem is an RFC 9457 problem document.
+type Problem struct {
+	Type   string         `json:"type"`
+	Title  string         `json:"title"`
+	Status int            `json:"status"`
+	Detail string         `json:"detail,omitempty"`
+	Field  string         `json:"field,omitempty"`
+	Rule   string         `json:"rule,omitempty"`
+	Errors []FieldRule    `json:"errors,omitempty"`
+	Extra  map[string]any `json:"-"`
+}
+
+// FieldRule names one offending field and the rule it breaks.
+type FieldRule struct {
+	Field string `json:"field"`
+	Rule  string `json:"rule"`
+}
+
+// errorHandler writes every error as application/problem+json: ledger
+// errors by their code, echo's own errors (unknown route, body too large)
+// by their status, anything else as a logged 500 that reveals nothing.
+func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		p := problemOf(err)
+		if p.Status >= 500 {
+			log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "status", p.Status, "err", err)
+		}
+		writeProblem(c, p)
+	}
+}
+
+func problemOf(err error) Problem {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		msg := http.StatusText(he.Code)
+		if s, ok := he.Message.(string); ok && s != "" {
+			msg = s
+		}
+		return Problem{Type: "about:blank", Title: http.StatusText(he.Code), Status: he.Code, Detail: msg}
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		err = ledger.Errorf(ledger.EUNAVAILABLE, "the request took too long or was cancelled")
+	}
+	e := ledger.AsError(err)
+	status, ok := statusOf[e.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	p := Problem{
+		Type:   "urn:stichbuch:problem:" + e.Code,
+		Title:  titleOf(e.Code),
+		Status: status,
+		Detail: e.Message,
+		Field:  e.Field,
+		Rule:   e.Rule,
+		Extra:  e.Extra,
+	}
+	if e.Code == ledger.EINTERNAL {
+		p.Detail = "an internal error occurred; it has been logged"
+	}
+	if e.Field != "" {
+		p.Errors = []FieldRule{{Field: e.Field, Rule: e.Rule}}
+	}
+	return p
+}
+
+func titleOf(code string) string {
+	switch code {
+	case ledger.EINVALID:
+		return "The request breaks a rule"
+	case ledger.ENOTFOUND:
+		return "Not found"
+	case ledger.ECONFLICT:
+		return "Conflict with the current state"
+	case ledger.EUNAUTHORIZED:
+		return "Missing or invalid API key"
+	case ledger.EFORBIDDEN:
+		return "The API key's role does not allow this"
+	case ledger.EIDEMPOTENCY:
+		return "Idempotency-Key reused with a different request"
+	case ledger.EUNAVAILABLE:
+		return "Service unavailable"
+	case ledger.ERATELIMIT:
+		return "Too many requests"
+	case ledger.EPRECONDITION:
+		return "The hand has changed since you read it"
+	case ledger.EPRECONDREQ:
+		return "Name the revision you correct with If-Match"
+	case ledger.EMEDIATYPE:
+		return "Send JSON"
+	}
+	return "Internal error"
+}
+
+func writeProblem(c echo.Context, p Problem) {
+	body := map[string]any{"type": p.Type, "title": p.Title, "status": p.Status}
+	for k, v := range p.Extra {
+		body[k] = v
+	}
+	if p.Detail != "" {
+		body["detail"] = p.Detail
+	}
+	if p.Field != "" {
+		body["field"], body["rule"] = p.Field, p.Rule
+	}
+	if len(p.Errors) > 0 {
+		body["errors"] = p.Errors
+	}
+	if p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests {
+		c.Response().Header().Set("Retry-After", "1")
+	}
+	c.Response().Header().Set(echo.HeaderContentType, "application/problem+json")
+	c.Response().WriteHeader(p.Status)
+	if c.Request().Method == http.MethodHead {
+		return
+	}
+	_ = jsonEncode(c.Response(), body)
+}

@@ -1,0 +1,264 @@
+// Package api is stichbuch's HTTP adapter (echo v4): routes, handlers,
+// API-key auth, idempotent writes, request validation against openapi.yaml,
+// and the one table that maps domain errors to problem documents.
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
+)
+
+// MaxBodyBytes is the largest request body accepted.
+const MaxBodyBytes = 1 << 20
+
+var errBodyTooLarge = errors.New("request body too large")
+
+// Server is the HTTP API over a ledger store.
+type Server struct {
+	store   ledger.Store
+	log     *slog.Logger
+	echo    *echo.Echo
+	router  routers.Router
+	now     func() time.Time
+	limiter *middleware.RateLimiterMemoryStore // nil: no limit
+	// notifier wakes event streams when another writer commits; without
+	// one they look for changes every keep-alive interval.
+	notifier ledger.Notifier
+}
+
+// Config tunes the API.
+type Config struct {
+	// RateLimit is how many requests per second one API key may make on
+	// average (bursts of twice that pass); 0 means no limit.
+	RateLimit int
+	// Notifier tells event streams about changes committed by any
+	// instance of the service (PostgreSQL LISTEN/NOTIFY).
+	Notifier ledger.Notifier
+}
+
+// DefaultConfig is what serve uses unless told otherwise: far above what a
+// score app at a table sends, low enough to stop a runaway client.
+var DefaultConfig = Config{RateLimit: 50}
+
+// New builds the API over store. It fails only if openapi.yaml is broken.
+func New(store ledger.Store, log *slog.Logger, cfg Config) (*Server, error) {
+	_, router, err := LoadSpec()
+	if err != nil {
+		return nil, err
+	}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = errorHandler(log)
+	s := &Server{store: store, log: log, echo: e, router: router, now: time.Now, notifier: cfg.Notifier}
+	if cfg.RateLimit > 0 {
+		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,
+		})
+	}
+
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
+			return ledger.Errorf(ledger.EINTERNAL, "panic: %v", err)
+		},
+	}))
+	e.Use(s.logRequests)
+	e.Use(limitBody)
+	e.Use(validateRequests(router))
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP makes the server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Routes lists every route as "METHOD /path/{param}" for the contract test.
+func (s *Server) Routes() []string {
+	var out []string
+	for _, r := range s.echo.Routes() {
+		if r.Method == echo.RouteNotFound || r.Path == "/*" {
+			continue
+		}
+		out = append(out, r.Method+" "+openAPIPath(r.Path))
+	}
+	return out
+}
+
+func (s *Server) routes() {
+	e := s.echo
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+
+	v1 := e.Group("/v1")
+	read, score, admin := s.auth(ledger.RoleReader), s.auth(ledger.RoleScorer), s.auth(ledger.RoleAdmin)
+	v1.GET("/club", s.getClub, read)
+	v1.GET("/keys", s.listKeys, admin)
+	v1.POST("/keys", s.createKey, admin)
+	v1.POST("/keys/:keyID/revoke", s.revokeKey, admin)
+	v1.POST("/keys/:keyID/rotate", s.rotateKey, admin)
+	v1.GET("/players", s.listPlayers, read)
+	v1.POST("/players", s.createPlayer, score)
+	v1.GET("/tables", s.listTables, read)
+	v1.POST("/tables", s.createTable, admin)
+	v1.GET("/tables/:tableID", s.getTable, read)
+	v1.GET("/tables/:tableID/standings", s.tableStandings, read)
+	v1.GET("/tables/:tableID/sessions", s.listSessions, read)
+	v1.POST("/tables/:tableID/sessions", s.openSession, score)
+	v1.GET("/tables/:tableID/hands", s.listHands, read)
+	v1.POST("/tables/:tableID/hands", s.recordHand, score)
+	v1.GET("/tables/:tableID/hands/:number", s.getHand, read)
+	v1.POST("/tables/:tableID/hands/batch", s.recordBatch, score)
+	v1.POST("/tables/:tableID/hands/:number/corrections", s.correctHand, score)
+	v1.GET("/tables/:tableID/hands/:number/revisions", s.handRevisions, read)
+	v1.GET("/tables/:tableID/events", s.streamEvents(true), read)
+	v1.GET("/events", s.streamEvents(false), read)
+	v1.GET("/changes", s.listChanges, read)
+	v1.GET("/sessions/:sessionID", s.getSession, read)
+	v1.POST("/sessions/:sessionID/close", s.closeSession, score)
+	v1.GET("/sessions/:sessionID/standings", s.sessionStandings, read)
+	v1.GET("/sessions/:sessionID/settlement", s.getSettlement, read)
+	v1.GET("/sessions/:sessionID/report", s.sessionReport, read)
+	v1.GET("/reports/evening", s.eveningReport, read)
+	v1.POST("/transfers/:transferID/paid", s.markTransferPaid, score)
+	v1.GET("/kitty", s.getKitty, read)
+	v1.POST("/kitty/bookings", s.bookKitty, admin)
+	v1.GET("/stats/players/:playerID", s.playerStats, read)
+	v1.GET("/stats/players/:playerID/partners", s.partnerStats, read)
+	v1.GET("/stats/players/:playerID/versus/:otherID", s.headToHead, read)
+	v1.GET("/stats/leaderboard", s.leaderboard, read)
+	v1.GET("/stats/series", s.pointsSeries, read)
+	v1.GET("/games", s.listGames, read)
+	for _, game := range games.Names() {
+		v1.POST("/games/"+game+"/score", s.scoreHand(game), read)
+	}
+}
+
+// logRequests writes one slog line per request.
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		status := c.Response().Status
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		s.log.Log(c.Request().Context(), level, "request",
+			"method", c.Request().Method, "path", c.Request().URL.Path, "status", status,
+			"bytes", c.Response().Size, "took", time.Since(start).Round(time.Microsecond))
+		return nil
+	}
+}
+
+// MaxDepth is how deeply a request's JSON may nest: far more than any
+// hand's facts need, far less than what makes a decoder crawl.
+const MaxDepth = 64
+
+// limitBody refuses bodies over MaxBodyBytes with 413, whether announced by
+// Content-Length or discovered while reading, and bodies nested deeper than
+// MaxDepth with 422, before anything decodes them.
+func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.ContentLength > MaxBodyBytes {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
+		}
+		if req.Body == nil || req.Body == http.NoBody {
+			return next(c)
+		}
+		body, err := readBody(c.Response(), req.Body)
+		if err != nil {
+			return err
+		}
+		if depth(body) > MaxDepth {
+			return ledger.Invalid("body", "is nested deeper than %d levels", MaxDepth)
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		return next(c)
+	}
+}
+
+// depth is how deeply a JSON text nests its arrays and objects (strings
+// are skipped; the text need not be valid).
+func depth(body []byte) int {
+	deepest, level, inString, escaped := 0, 0, false, false
+	for _, b := range body {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString && b == '"':
+			inString = false
+		case inString:
+		case b == '"':
+			inString = true
+		case b == '[' || b == '{':
+			level++
+			deepest = max(deepest, level)
+		case b == ']' || b == '}':
+			level--
+		}
+	}
+	return deepest
+}
+
+// readBody reads a request body of at most MaxBodyBytes, mapping a larger
+// one to 413.
+func readBody(w http.ResponseWriter, r io.ReadCloser) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r, MaxBodyBytes))
+	var maxErr *http.MaxBytesError
+	if errors.As(err, &maxErr) {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
+	}
+	return body, err
+}
+
+func jsonEncode(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// writeJSON writes v as the response with status.
+func writeJSON(c echo.Context, status int, v any) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	c.Response().WriteHeader(status)
+	return jsonEncode(c.Response(), v)
+}
+
+// openAPIPath turns echo's "/tables/:tableID" into "/tables/{tableID}".
+func openAPIPath(p string) string {
+	out := []byte{}
+	for i := 0; i < len(p); i++ {
+		if p[i] != ':' {
+			out = append(out, p[i])
+			continue
+		}
+		j := i + 1
+		for j < len(p) && p[j] != '/' {
+			j++
+		}
+		out = append(out, '{')
+		out = append(out, p[i+1:j]...)
+		out = append(out, '}')
+		i = j - 1
+	}
+	return string(out)
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/postgres"
+)
+
+// exportCmd writes a club's whole ledger as one JSON document, to a file
+// (written to a temporary name and renamed, so a crash leaves no half
+// document) or to standard output.
+func exportCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
+	const usage = "usage: stichbuch export --club ID [--out FILE]"
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs, getenv)
+	clubID := fs.Int64("club", 0, "the club's id")
+	out := fs.String("out", "", "the file to write (default: standard output)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *clubID <= 0 || fs.NArg() > 0 {
+		return errors.New(usage)
+	}
+	pool, closeDB, err := db.migrated(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	doc, err := postgres.New(pool).Export(ctx, *clubID)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		if err := doc.Encode(stdout); err != nil {
+			return err
+		}
+		log.Info("exported", "club", doc.Club.ID, "hands", len(doc.Hands))
+		return nil
+	}
+	if err := writeFileAtomically(*out, doc.Encode); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "club %d %q exported to %s: %s\n", doc.Club.ID, doc.Club.Name, *out, exportSummary(doc))
+	return nil
+}
+
+// importCmd loads an export document into an empty database, re-scoring
+// every hand, and verifies the ledger afterwards.
+func importCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
+	const usage = "usage: stichbuch import FILE"
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs, getenv)
+	// Flags may come before or after the file.
+	var files []string
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return errors.New(usage)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		return err
+	}
+	doc, err := ledger.DecodeExport(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", files[0], err)
+	}
+	pool, closeDB, err := db.migrated(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if err := postgres.New(pool).Import(ctx, doc); err != nil {
+		return fmt.Errorf("import of %s refused, nothing stored: %w", files[0], err)
+	}
+	fmt.Fprintf(stdout, "club %d %q imported from %s: %s; every hand re-scored to its stored points\n",
+		doc.Club.ID, doc.Club.Name, files[0], exportSummary(doc))
+	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
+		return fmt.Errorf("verify after import: %w", err)
+	}
+	fmt.Fprintln(stdout, "the ledger is whole")
+	return nil
+}
+
+func exportSummary(d *ledger.Export) string {
+	revisions := 0
+	for _, h := range d.Hands {
+		revisions += len(h.Revisions)
+	}
+	return fmt.Sprintf("%d players, %d tables, %d sessions, %d hands (%d revisions), %d settlements, %d kitty bookings",
+		len(d.Players), len(d.Tables), len(d.Sessions), len(d.Hands), revisions, len(d.Settlements), len(d.KittyBookings))
+}
+
+// writeFileAtomically writes name through write: into a temporary file in
+// the same directory (mode 0600: the document holds the keys' hashes),
+// synced, then renamed over name.
+func writeFileAtomically(name string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is nothing left to remove
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// runLoad runs `stichbuch load` with args and returns its JSON result.
+func runLoad(t *testing.T, getenv func(string) string, args ...string) loadResult {
+	t.Helper()
+	var stdout, stderr syncBuffer
+	err := run(context.Background(), append([]string{"stichbuch", "load", "--json"}, args...), getenv, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("load %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
+	}
+	var res loadResult
+	if err := json.Unmarshal([]byte(stdout.String()), &res); err != nil {
+		t.Fatalf("load printed no JSON result: %v\n%s", err, stdout.String())
+	}
+	return res
+}
+
+// checkCounts: every request is counted once by status, every 201 is a
+// stored hand, and nothing failed on the server.
+func checkCounts(t *testing.T, res loadResult) {
+	t.Helper()
+	sum := 0
+	for _, n := range res.Statuses {
+		sum += n
+	}
+	if sum != res.Requests || res.Requests == 0 {
+		t.Errorf("statuses %v add up to %d, requests %d", res.Statuses, sum, res.Requests)
+	}
+	if res.Statuses["201"] != res.Hands || res.Hands == 0 {
+		t.Errorf("%d hands but %d answers 201", res.Hands, res.Statuses["201"])
+	}
+	if res.Hands+res.WarmupHands != res.CreatedTotal || res.StoredHands != res.CreatedTotal || !res.CountsAgree {
+		t.Errorf("hands %d + warm-up %d, answered 201 %d, stored %d", res.Hands, res.WarmupHands, res.CreatedTotal, res.StoredHands)
+	}
+	if res.ServerErrors != 0 || res.Errors != 0 {
+		t.Errorf("%d errors, %d of them 5xx or transport: %v", res.Errors, res.ServerErrors, res.Statuses)
+	}
+	if l := res.LatencyMS; !(0 < l.P50 && l.P50 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
+		t.Errorf("latency percentiles out of order: %+v", l)
+	}
+}
+
+// TestLoadAgainstAService runs the load tool for about two seconds against
+// a service on a test database: tables of all five games (every hand the
+// tool sends must be valid), pgbench's script on the same tables, and a hot
+// table whose numbers must stay gap-free. Timings are not asserted.
+func TestLoadAgainstAService(t *testing.T) {
+	dbURL := pgtest.URL(t)
+	getenv := envFunc(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
+	svc := startService(t, getenv)
+	defer svc.stop()
+	key := createClub(t, getenv)
+
+	args := []string{"--url", svc.base, "--key", key, "--tables", "5", "--games", "mix", "--duration", "1s", "--warmup", "200ms"}
+	if script, err := filepath.Abs("../../ledger/postgres/bench/hand.sql"); err == nil && havePgbench() {
+		args = append(args, "--pgbench", script)
+	} else {
+		t.Log("no pgbench: the reference script is not run")
+	}
+	res := runLoad(t, getenv, args...)
+	checkCounts(t, res)
+	if res.Tables != 5 || res.Mode != "tables" {
+		t.Errorf("ran %d tables in mode %s", res.Tables, res.Mode)
+	}
+	if res.PGBench != nil && (res.PGBench.TPS <= 0 || res.PGBench.Failed != 0 || res.PGBench.Clients != 5) {
+		t.Errorf("pgbench: %+v", *res.PGBench)
+	}
+
+	hot := runLoad(t, getenv, "--url", svc.base, "--key", key, "--tables", "4", "--hot", "--duration", "600ms", "--warmup", "0")
+	if hot.GapFree == nil || !*hot.GapFree {
+		t.Errorf("hot table: numbers not gap-free (%v)", hot.GapFree)
+	}
+	if hot.Statuses["201"]+hot.Statuses["409"] != hot.Requests {
+		t.Errorf("hot table: statuses %v, want only 201 and 409", hot.Statuses)
+	}
+	checkCounts(t, hot)
+}
+
+func TestLoadRefusesOtherHosts(t *testing.T) {
+	getenv := envFunc(nil)
+	var out syncBuffer
+	for _, url := range []string{"http://example.com", "http://10.1.2.3:8080", "ftp://127.0.0.1"} {
+		if err := run(context.Background(), []string{"stichbuch", "load", "--url", url, "--key", "sb_1_1_x", "--duration", "1s"}, getenv, &out, &out); err == nil {
+			t.Errorf("load --url %s: no error", url)
+		}
+	}
+}
+
+func havePgbench() bool {
+	_, err := findPgbench(os.Getenv)
+	return err == nil
+}

@@ -1,0 +1,339 @@
+// Command stichbuch serves the scorekeeping API and runs its operator
+// commands. It is the only place that wires the adapters together: the
+// PostgreSQL store (embedded or at DATABASE_URL), the ledger and the API.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args, os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "stichbuch:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `stichbuch: the scorekeeping backend for German card-game clubs
+
+Usage:
+  stichbuch serve [--addr :8080] [--data ./stichbuch-data]
+  stichbuch migrate [status|up] [--data DIR]
+  stichbuch club create NAME [--time-zone Europe/Berlin] [--data DIR]
+  stichbuch key list|create|revoke|rotate --club ID [--role R] [KEY_ID]
+  stichbuch verify [--data DIR]  (checks the ledger's invariants; exits 1 naming the first breach)
+  stichbuch export --club ID [--out FILE] [--data DIR]  (the club's whole ledger as one JSON document: the backup)
+  stichbuch import FILE [--data DIR]  (into an empty database; re-scores every hand, refuses the file if a score differs)
+  stichbuch healthcheck [URL]   (exit 0 when URL, default http://127.0.0.1:8080/readyz, answers 200)
+  stichbuch load (--start | --url URL --key KEY) [--tables 8] [--hot] [--duration 10s] [--games doppelkopf|mix] [--json]
+  stichbuch generate [--hands 100000] [--tables 40] [--seed 1] [--workers 4] [--data DIR]  (fills a new club with a reproducible history)
+
+Without DATABASE_URL, stichbuch runs its own PostgreSQL in the data directory
+from the machine's server binaries.
+`
+
+// run is the whole program: main only adds the process's signals, args,
+// environment and standard streams, so a test can run the service in-process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) < 2 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	log := newLogger(getenv, stderr)
+	switch args[1] {
+	case "serve":
+		return serve(ctx, args[2:], getenv, stdout, log)
+	case "migrate":
+		return migrate(ctx, args[2:], getenv, stdout, log)
+	case "club":
+		return club(ctx, args[2:], getenv, stdout, log)
+	case "key":
+		return key(ctx, args[2:], getenv, stdout, log)
+	case "verify":
+		return verify(ctx, args[2:], getenv, stdout, log)
+	case "export":
+		return exportCmd(ctx, args[2:], getenv, stdout, log)
+	case "import":
+		return importCmd(ctx, args[2:], getenv, stdout, log)
+	case "healthcheck":
+		return healthcheck(ctx, args[2:])
+	case "load":
+		return load(ctx, args[2:], getenv, stdout, log)
+	case "generate":
+		return generate(ctx, args[2:], getenv, stdout, log)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[1])
+}
+
+func newLogger(getenv func(string) string, w io.Writer) *slog.Logger {
+	level := slog.LevelInfo
+	if err := level.UnmarshalText([]byte(getenv("LOG_LEVEL"))); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if getenv("LOG_FORMAT") == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// dbFlags are the flags every command that opens the database shares.
+type dbFlags struct {
+	data string
+}
+
+func (f *dbFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.data, "data", envOr(getenv, "STICHBUCH_DATA", "./stichbuch-data"), "data directory of the embedded PostgreSQL (ignored with DATABASE_URL)")
+}
+
+// database opens the store's pool: the server at DATABASE_URL, or the
+// embedded cluster in the data directory. close releases both.
+func (f dbFlags) database(ctx context.Context, getenv func(string) string, log *slog.Logger) (pool *pgxpool.Pool, closeAll func(), err error) {
+	url := getenv("DATABASE_URL")
+	var c *cluster.Cluster
+	if url == "" {
+		start := time.Now()
+		c, err = cluster.Start(ctx, cluster.Options{DataDir: f.data, Logger: log, Getenv: getenv})
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := c.EnsureDatabase(ctx, "stichbuch"); err != nil {
+			c.Stop()
+			return nil, nil, err
+		}
+		url = c.ConnString("stichbuch")
+		log.Info("embedded PostgreSQL ready", "data", c.DataDir(), "initdb", c.Initialized, "took", time.Since(start).Round(time.Millisecond))
+	}
+	pool, err = postgres.Connect(ctx, url)
+	if err != nil {
+		if c != nil {
+			c.Stop()
+		}
+		return nil, nil, err
+	}
+	closeAll = func() {
+		pool.Close()
+		if c != nil {
+			if err := c.Stop(); err != nil {
+				log.Error("stopping PostgreSQL", "err", err)
+			}
+		}
+	}
+	return pool, closeAll, nil
+}
+
+// migrated opens the database like database and migrates it, as every
+// command that reads or writes the ledger needs.
+func (f dbFlags) migrated(ctx context.Context, getenv func(string) string, log *slog.Logger) (*pgxpool.Pool, func(), error) {
+	pool, closeDB, err := f.database(ctx, getenv, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := postgres.Migrate(ctx, pool); err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	return pool, closeDB, nil
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
+	start := time.Now()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs, getenv)
+	addr := fs.String("addr", envOr(getenv, "STICHBUCH_ADDR", ":8080"), "address to listen on")
+	headerTimeout := fs.Duration("header-timeout", 5*time.Second, "how long a client may take to send a request's headers")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	pool, closeDB, err := db.database(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	applied, err := postgres.Migrate(ctx, pool)
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		log.Info("migrated", "versions", applied)
+	}
+	cfg := api.DefaultConfig
+	cfg.Notifier = postgres.Listen(ctx, pool, log)
+	if v := getenv("STICHBUCH_RATE_LIMIT"); v != "" {
+		if cfg.RateLimit, err = strconv.Atoi(v); err != nil || cfg.RateLimit < 0 {
+			return fmt.Errorf("STICHBUCH_RATE_LIMIT: want requests per second per key (0: no limit), got %q", v)
+		}
+	}
+	handler, err := api.New(postgres.New(pool), log, cfg)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: *headerTimeout,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "startup", time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "stichbuch listening on http://%s\n", ln.Addr())
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func migrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs, getenv)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	action := fs.Arg(0)
+	if action == "" {
+		action = "up"
+	}
+	if action != "up" && action != "status" {
+		return fmt.Errorf("migrate: unknown action %q (status or up)", action)
+	}
+	pool, closeDB, err := db.database(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	if action == "up" {
+		applied, err := postgres.Migrate(ctx, pool)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "applied %d migration(s) %v\n", len(applied), applied)
+	}
+	statuses, err := postgres.Migrations(ctx, pool)
+	if err != nil {
+		return err
+	}
+	for _, st := range statuses {
+		state := "pending"
+		if !st.AppliedAt.IsZero() {
+			state = "applied " + st.AppliedAt.Format(time.RFC3339)
+		}
+		fmt.Fprintf(stdout, "%05d  %-30s  %s\n", st.Version, st.Name, state)
+	}
+	return nil
+}
+
+func club(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) == 0 || args[0] != "create" {
+		return errors.New("usage: stichbuch club create NAME [--time-zone Europe/Berlin]")
+	}
+	fs := flag.NewFlagSet("club create", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs, getenv)
+	tz := fs.String("time-zone", "Europe/Berlin", "the club's IANA time zone (session dates and thresholds use it)")
+	// Flags may come before or after the name.
+	var names []string
+	rest := args[1:]
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		names = append(names, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	name := strings.Join(names, " ")
+	if name == "" {
+		return errors.New("usage: stichbuch club create NAME")
+	}
+	pool, closeDB, err := db.migrated(ctx, getenv, log)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	c, secret, err := postgres.New(pool).CreateClub(ctx, name, *tz)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "club %d %q created.\nadmin API key (shown once, keep it safe):\n%s\n", c.ID, c.Name, secret)
+	return nil
+}
+
+// healthcheck asks a running service whether it is ready; for container
+// health checks, where no curl is installed.
+func healthcheck(ctx context.Context, args []string) error {
+	url := "http://127.0.0.1:8080/readyz"
+	if len(args) > 0 {
+		url = args[0]
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s answered %d", url, res.StatusCode)
+	}
+	return nil
+}
+
+func envOr(getenv func(string) string, key, fallback string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}

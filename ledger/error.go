@@ -1,0 +1,84 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// Error codes. The API maps them to HTTP statuses in one table.
+const (
+	EINVALID      = "invalid"                // the request breaks a rule of the game or the API
+	ENOTFOUND     = "not_found"              // no such thing in this club
+	ECONFLICT     = "conflict"               // the request collides with the current state
+	EUNAUTHORIZED = "unauthorized"           // no valid API key
+	EFORBIDDEN    = "forbidden"              // the key's role may not do this
+	EIDEMPOTENCY  = "idempotency"            // an Idempotency-Key reused with another request
+	EUNAVAILABLE  = "unavailable"            // the database cannot be reached
+	ERATELIMIT    = "rate_limited"           // too many requests with one key
+	EPRECONDITION = "precondition"           // If-Match names a revision that is no longer current
+	EPRECONDREQ   = "precondition_required"  // the request must name the revision it changes
+	EMEDIATYPE    = "unsupported_media_type" // the body is not JSON
+	EINTERNAL     = "internal"               // a bug
+)
+
+// Error is a domain error: a code, a message for people, and where it
+// applies the field and rule that were broken and extra members for the
+// problem document (e.g. the current hand number of a conflict).
+type Error struct {
+	Code    string
+	Message string
+	Field   string
+	Rule    string
+	Extra   map[string]any
+}
+
+func (e *Error) Error() string {
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s: %s", e.Code, e.Field, e.Rule)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errorf returns an *Error with code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalid returns an EINVALID error naming the field and the rule broken.
+func Invalid(field, format string, args ...any) *Error {
+	rule := fmt.Sprintf(format, args...)
+	return &Error{Code: EINVALID, Message: field + ": " + rule, Field: field, Rule: rule}
+}
+
+// ErrorCode returns the code of err: an *Error's own code, EINVALID for an
+// engine's *score.Violation, EINTERNAL for anything else.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	var v *score.Violation
+	if errors.As(err, &v) {
+		return EINVALID
+	}
+	if err == nil {
+		return ""
+	}
+	return EINTERNAL
+}
+
+// AsError converts err to an *Error (engine violations become EINVALID with
+// their field and rule; unknown errors become EINTERNAL).
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var v *score.Violation
+	if errors.As(err, &v) {
+		return Invalid(v.Field, "%s", v.Rule)
+	}
+	return &Error{Code: EINTERNAL, Message: "internal error"}
+}

@@ -1,0 +1,589 @@
+package doppelkopf
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// Game types a hand may record.
+const (
+	GameNormal             = "normal"
+	GameHochzeit           = "hochzeit"
+	GameArmut              = "armut"
+	GameFarbsolo           = "farbsolo"
+	GameKoehler            = "koehler"
+	GameDamensolo          = "damensolo"
+	GameBubensolo          = "bubensolo"
+	GameFleischloser       = "fleischloser"
+	GameStilleHochzeit     = "stille_hochzeit"
+	GameSchmeissen         = "schmeissen"
+	GameArmutNichtGenommen = "armut_nicht_genommen"
+)
+
+var gameNames = []string{
+	GameNormal, GameHochzeit, GameArmut, GameFarbsolo, GameKoehler, GameDamensolo,
+	GameBubensolo, GameFleischloser, GameStilleHochzeit, GameSchmeissen, GameArmutNichtGenommen,
+}
+
+// Suits of a Farbsolo; karo is the Trumpfsolo.
+var suitNames = []string{"kreuz", "pik", "herz", "karo"}
+
+// Announcement levels; a level implies all lower ones.
+const (
+	levelNone = iota
+	levelAnnounced
+	levelKeine90
+	levelKeine60
+	levelKeine30
+	levelSchwarz
+)
+
+var levelWords = []string{"none", "", "keine90", "keine60", "keine30", "schwarz"}
+
+// levelLabels name the Absagen in breakdown lines.
+var levelLabels = []string{"", "", "keine 90", "keine 60", "keine 30", "schwarz"}
+
+const (
+	totalAugen        = 240
+	minTrickAugen     = 8  // four Buben
+	doppelkopfAugen   = 40 // a trick of Asse and Zehnen only
+	maxDoppelkoepfe   = 4  // 8 Asse + 8 Zehnen make at most 4 such tricks
+	maxFuechse        = 2
+	maxPlayersOfTable = 7
+	playersPerHand    = 4
+)
+
+// Facts are the recorded facts of one hand.
+type Facts struct {
+	// Players are the four active players; default: the four seats after
+	// the dealer.
+	Players []int64 `json:"players,omitempty"`
+	// Dealer deals this hand; default: the state's next dealer.
+	Dealer *int64 `json:"dealer,omitempty"`
+	// Game is the game type (normal, hochzeit, armut, farbsolo, koehler,
+	// damensolo, bubensolo, fleischloser, stille_hochzeit, schmeissen,
+	// armut_nicht_genommen).
+	Game string `json:"game"`
+	// Suit is a Farbsolo's suit: kreuz, pik, herz or karo (Trumpfsolo).
+	Suit string `json:"suit,omitempty"`
+	// Re is the Re party: one player in a solo, two otherwise.
+	Re *PartyFacts `json:"re,omitempty"`
+	// Kontra is the Kontra party; its players and Augen are derived.
+	Kontra *PartyFacts `json:"kontra,omitempty"`
+	// Herzstich says a trick of four non-trump hearts was played.
+	Herzstich bool `json:"herzstich,omitempty"`
+	// VerworfenBy is the player who revoked (falsch bedient), if any.
+	VerworfenBy *int64 `json:"verworfen_by,omitempty"`
+	// Schweinchen is the player who announced Schweinchen (statistics).
+	Schweinchen *int64 `json:"schweinchen,omitempty"`
+}
+
+// PartyFacts is what one party did.
+type PartyFacts struct {
+	// Players of the party; required for Re.
+	Players []int64 `json:"players,omitempty"`
+	// Augen the party took (0..240); required for Re.
+	Augen *int `json:"augen,omitempty"`
+	// TookTrick says the party took at least one trick; derived from the
+	// Augen when omitted.
+	TookTrick *bool `json:"took_trick,omitempty"`
+	// Announced is the highest level said: none, re (kontra), keine90,
+	// keine60, keine30, schwarz.
+	Announced string `json:"announced,omitempty"`
+	// Doppelkopf counts tricks of 40 Augen or more.
+	Doppelkopf int `json:"doppelkopf,omitempty"`
+	// FuchsGefangen counts Füchse caught (0..2).
+	FuchsGefangen int `json:"fuchs_gefangen,omitempty"`
+	// Karlchen says the Kreuz-Bube won or was caught in the last trick.
+	Karlchen bool `json:"karlchen,omitempty"`
+}
+
+type party int
+
+const (
+	noParty party = iota
+	reParty
+	kontraParty
+)
+
+func (p party) other() party {
+	switch p {
+	case reParty:
+		return kontraParty
+	case kontraParty:
+		return reParty
+	}
+	return noParty
+}
+
+func (p party) String() string {
+	if p == kontraParty {
+		return "Kontra"
+	}
+	return "Re"
+}
+
+// side is one party as the scoring sees it.
+type side struct {
+	players    []int64
+	augen      int
+	tookTrick  bool
+	level      int
+	doppelkopf int
+	fuchs      int
+	karlchen   bool
+}
+
+func (s side) special() int {
+	n := s.doppelkopf + s.fuchs
+	if s.karlchen {
+		n++
+	}
+	return n
+}
+
+// hand is a validated hand.
+type hand struct {
+	game    string
+	suit    string
+	dealer  int64
+	active  []int64
+	redeal  bool
+	solo    bool
+	re      side
+	kontra  side
+	revoker *int64
+	herz    bool
+	// declaredSolo is an announced solo, counted per player.
+	declaredSolo bool
+	// lead is the first player named in facts.re.players: the soloist, or
+	// in a Hochzeit and an Armut the Hochzeit player and the poor player.
+	lead int64
+	// schwein is the player who announced Schweinchen, if hasSchwein.
+	schwein    int64
+	hasSchwein bool
+}
+
+func (hd hand) side(p party) side {
+	if p == kontraParty {
+		return hd.kontra
+	}
+	return hd.re
+}
+
+func (hd hand) partyOf(id int64) party {
+	if slices.Contains(hd.re.players, id) {
+		return reParty
+	}
+	return kontraParty
+}
+
+func isRedeal(game string) bool {
+	return game == GameSchmeissen || game == GameArmutNichtGenommen
+}
+
+// isDeclaredSolo reports the solos a player announces.
+func isDeclaredSolo(game string) bool {
+	switch game {
+	case GameFarbsolo, GameKoehler, GameDamensolo, GameBubensolo, GameFleischloser:
+		return true
+	}
+	return false
+}
+
+// karoAssTrump reports whether the Karo-Ass is trump (a Fuchs, a Schwein).
+func karoAssTrump(game, suit string) bool {
+	switch game {
+	case GameNormal, GameHochzeit, GameArmut, GameStilleHochzeit:
+		return true
+	case GameFarbsolo:
+		return suit == "karo"
+	}
+	return false
+}
+
+// kreuzBubeTrump reports whether the Kreuz-Bube is trump (a Karlchen).
+func kreuzBubeTrump(game string) bool {
+	return game != GameDamensolo && game != GameFleischloser
+}
+
+// validate checks the facts against the rules, the seating and the deck and
+// returns the hand to score.
+func validate(f Facts, r Rules, seated []int64, nextDealer int64) (hand, error) {
+	hd := hand{game: f.Game, suit: f.Suit}
+	if err := checkGame(f, r); err != nil {
+		return hand{}, err
+	}
+	dealer, active, err := resolveSeats(f, seated, nextDealer)
+	if err != nil {
+		return hand{}, err
+	}
+	hd.dealer, hd.active = dealer, active
+	if isRedeal(f.Game) {
+		hd.redeal = true
+		return hd, checkRedeal(f)
+	}
+	if f.Re == nil {
+		return hand{}, score.Invalid("facts.re", "is required: the Re party's players and Augen")
+	}
+	kontraFacts := PartyFacts{}
+	if f.Kontra != nil {
+		kontraFacts = *f.Kontra
+	}
+	if err := checkParties(&hd, *f.Re, kontraFacts); err != nil {
+		return hand{}, err
+	}
+	if err := checkAugen(&hd, *f.Re, kontraFacts); err != nil {
+		return hand{}, err
+	}
+	if err := checkAnnouncements(&hd, *f.Re, kontraFacts); err != nil {
+		return hand{}, err
+	}
+	if err := checkExtras(&hd, r, f); err != nil {
+		return hand{}, err
+	}
+	if err := checkSpecials(&hd, r, f, *f.Re, kontraFacts); err != nil {
+		return hand{}, err
+	}
+	return hd, nil
+}
+
+func checkGame(f Facts, r Rules) error {
+	if !slices.Contains(gameNames, f.Game) {
+		return score.Invalid("facts.game", "must be one of %s, got %q", strings.Join(gameNames, ", "), f.Game)
+	}
+	if (f.Game == GameArmut || f.Game == GameArmutNichtGenommen) && !r.Armut {
+		return score.Invalid("facts.game", "Armut is not played under this rule set (option armut is off)")
+	}
+	if f.Game == GameSchmeissen && !r.Schmeissen {
+		return score.Invalid("facts.game", "Schmeißen is not allowed under this rule set (option schmeissen is off)")
+	}
+	if f.Game == GameFarbsolo && !slices.Contains(suitNames, f.Suit) {
+		return score.Invalid("facts.suit", "a Farbsolo names its suit: kreuz, pik, herz or karo (Trumpfsolo), got %q", f.Suit)
+	}
+	if f.Game != GameFarbsolo && f.Suit != "" {
+		return score.Invalid("facts.suit", "only a Farbsolo names a suit")
+	}
+	return nil
+}
+
+// checkSeated checks the session's seating: 4 to 7 distinct players.
+func checkSeated(seated []int64) error {
+	if len(seated) < playersPerHand || len(seated) > maxPlayersOfTable {
+		return score.Invalid("seated", "a Doppelkopf table seats 4 to 7 players, got %d", len(seated))
+	}
+	for i, id := range seated {
+		if slices.Contains(seated[:i], id) {
+			return score.Invalid(fmt.Sprintf("seated[%d]", i), "player %d is seated twice", id)
+		}
+	}
+	return nil
+}
+
+// resolveSeats finds the dealer and the four active players (in seating
+// order), from the facts or by default.
+func resolveSeats(f Facts, seated []int64, nextDealer int64) (int64, []int64, error) {
+	dealer := nextDealer
+	if f.Dealer != nil {
+		dealer = *f.Dealer
+		if !slices.Contains(seated, dealer) {
+			return 0, nil, score.Invalid("facts.dealer", "player %d is not seated in this session", dealer)
+		}
+	}
+	if f.Players == nil {
+		return dealer, defaultPlayers(seated, dealer), nil
+	}
+	if len(f.Players) != playersPerHand {
+		return 0, nil, score.Invalid("facts.players", "Doppelkopf is played by exactly 4 players, got %d", len(f.Players))
+	}
+	for i, id := range f.Players {
+		field := fmt.Sprintf("facts.players[%d]", i)
+		if !slices.Contains(seated, id) {
+			return 0, nil, score.Invalid(field, "player %d is not seated in this session", id)
+		}
+		if slices.Contains(f.Players[:i], id) {
+			return 0, nil, score.Invalid(field, "player %d is named twice", id)
+		}
+	}
+	active := make([]int64, 0, playersPerHand)
+	for _, id := range seated {
+		if slices.Contains(f.Players, id) {
+			active = append(active, id)
+		}
+	}
+	return dealer, active, nil
+}
+
+// defaultPlayers are the four seats after the dealer, in seating order.
+func defaultPlayers(seated []int64, dealer int64) []int64 {
+	d := max(slices.Index(seated, dealer), 0)
+	n := len(seated)
+	active := make([]int64, 0, playersPerHand)
+	for pos, id := range seated {
+		if (pos-d-1+n)%n < playersPerHand {
+			active = append(active, id)
+		}
+	}
+	return active
+}
+
+func checkRedeal(f Facts) error {
+	what := fmt.Sprintf("a redeal (%s) is scored 0", f.Game)
+	switch {
+	case f.Re != nil:
+		return score.Invalid("facts.re", "%s and has no parties", what)
+	case f.Kontra != nil:
+		return score.Invalid("facts.kontra", "%s and has no parties", what)
+	case f.Herzstich:
+		return score.Invalid("facts.herzstich", "%s; no trick was played", what)
+	case f.VerworfenBy != nil:
+		return score.Invalid("facts.verworfen_by", "%s; no card was played", what)
+	case f.Schweinchen != nil:
+		return score.Invalid("facts.schweinchen", "%s; no card was played", what)
+	}
+	return nil
+}
+
+// reSize is the number of Re players the game allows (0: one or two).
+func reSize(game string) int {
+	switch game {
+	case GameNormal, GameArmut:
+		return 2
+	case GameHochzeit:
+		return 0
+	}
+	return 1
+}
+
+func checkParties(hd *hand, re, kontra PartyFacts) error {
+	want := reSize(hd.game)
+	n := len(re.Players)
+	switch {
+	case want == 0 && (n < 1 || n > 2):
+		return score.Invalid("facts.re.players", "a Hochzeit has a Re party of two players (partner found) or one (no partner found: a solo), got %d", n)
+	case want == 1 && n != 1:
+		return score.Invalid("facts.re.players", "a solo has a Re party of one player, the soloist, got %d", n)
+	case want == 2 && n != 2:
+		return score.Invalid("facts.re.players", "a %s game has a Re party of two players, got %d", hd.game, n)
+	}
+	for i, id := range re.Players {
+		field := fmt.Sprintf("facts.re.players[%d]", i)
+		if !slices.Contains(hd.active, id) {
+			return score.Invalid(field, "player %d is not one of the hand's four players", id)
+		}
+		if slices.Contains(re.Players[:i], id) {
+			return score.Invalid(field, "player %d is named twice", id)
+		}
+	}
+	for _, id := range hd.active {
+		if slices.Contains(re.Players, id) {
+			hd.re.players = append(hd.re.players, id)
+		} else {
+			hd.kontra.players = append(hd.kontra.players, id)
+		}
+	}
+	hd.solo = n == 1
+	hd.lead = re.Players[0]
+	hd.declaredSolo = isDeclaredSolo(hd.game)
+	return checkKontraPlayers(hd, kontra.Players)
+}
+
+func checkKontraPlayers(hd *hand, named []int64) error {
+	if named == nil {
+		return nil
+	}
+	if len(named) != len(hd.kontra.players) {
+		return score.Invalid("facts.kontra.players", "the Kontra party is the other %d players, got %d", len(hd.kontra.players), len(named))
+	}
+	for i, id := range named {
+		field := fmt.Sprintf("facts.kontra.players[%d]", i)
+		if slices.Contains(hd.re.players, id) {
+			return score.Invalid(field, "player %d is in the Re party", id)
+		}
+		if !slices.Contains(hd.kontra.players, id) {
+			return score.Invalid(field, "player %d is not one of the hand's four players", id)
+		}
+		if slices.Contains(named[:i], id) {
+			return score.Invalid(field, "player %d is named twice", id)
+		}
+	}
+	return nil
+}
+
+func checkAugen(hd *hand, re, kontra PartyFacts) error {
+	if re.Augen == nil {
+		return score.Invalid("facts.re.augen", "is required: the Re party's Augen, 0..240")
+	}
+	a := *re.Augen
+	if a < 0 || a > totalAugen {
+		return score.Invalid("facts.re.augen", "must be between 0 and 240, got %d", a)
+	}
+	if a > 0 && a < minTrickAugen {
+		return score.Invalid("facts.re.augen", "every trick holds at least 8 Augen (no nines), so Re has 0 or at least 8, got %d", a)
+	}
+	if a > totalAugen-minTrickAugen && a < totalAugen {
+		return score.Invalid("facts.re.augen", "every trick holds at least 8 Augen (no nines), so Kontra cannot have %d", totalAugen-a)
+	}
+	if kontra.Augen != nil && (*kontra.Augen < 0 || *kontra.Augen > totalAugen) {
+		return score.Invalid("facts.kontra.augen", "must be between 0 and 240, got %d", *kontra.Augen)
+	}
+	if kontra.Augen != nil && *kontra.Augen+a != totalAugen {
+		return score.Invalid("facts.kontra.augen", "Augen add up to %d, need 240", *kontra.Augen+a)
+	}
+	hd.re.augen, hd.kontra.augen = a, totalAugen-a
+	hd.re.tookTrick, hd.kontra.tookTrick = a > 0, a < totalAugen
+	if err := checkTookTrick("facts.re.took_trick", "Re", re.TookTrick, hd.re.augen); err != nil {
+		return err
+	}
+	return checkTookTrick("facts.kontra.took_trick", "Kontra", kontra.TookTrick, hd.kontra.augen)
+}
+
+func checkTookTrick(field, name string, given *bool, augen int) error {
+	if given == nil {
+		return nil
+	}
+	if *given && augen == 0 {
+		return score.Invalid(field, "%s has no Augen, so it took no trick (every trick holds at least 8 Augen)", name)
+	}
+	if !*given && augen > 0 {
+		return score.Invalid(field, "%s has %d Augen, so it took a trick", name, augen)
+	}
+	return nil
+}
+
+func checkAnnouncements(hd *hand, re, kontra PartyFacts) error {
+	var err error
+	if hd.re.level, err = parseLevel("facts.re.announced", "re", re.Announced); err != nil {
+		return err
+	}
+	hd.kontra.level, err = parseLevel("facts.kontra.announced", "kontra", kontra.Announced)
+	return err
+}
+
+// parseLevel reads an announcement; word is "re" or "kontra".
+func parseLevel(field, word, s string) (int, error) {
+	if s == "" || s == "none" {
+		return levelNone, nil
+	}
+	if s == word {
+		return levelAnnounced, nil
+	}
+	for lvl := levelKeine90; lvl <= levelSchwarz; lvl++ {
+		if s == levelWords[lvl] {
+			return lvl, nil
+		}
+	}
+	return 0, score.Invalid(field, "must be one of none, %s, keine90, keine60, keine30, schwarz, got %q", word, s)
+}
+
+func checkSpecials(hd *hand, r Rules, f Facts, re, kontra PartyFacts) error {
+	allowed := !hd.solo || r.SonderpunkteInSolo
+	for _, p := range []struct {
+		name  string
+		facts PartyFacts
+		side  *side
+	}{{"re", re, &hd.re}, {"kontra", kontra, &hd.kontra}} {
+		if err := checkPartySpecials(p.name, p.facts, *p.side, allowed, hd.game, hd.suit); err != nil {
+			return err
+		}
+		p.side.doppelkopf, p.side.fuchs, p.side.karlchen = p.facts.Doppelkopf, p.facts.FuchsGefangen, p.facts.Karlchen
+	}
+	if n := re.Doppelkopf + kontra.Doppelkopf; n > maxDoppelkoepfe {
+		return score.Invalid("facts.kontra.doppelkopf", "at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d in total", n)
+	}
+	fuchsMax := maxFuechse
+	if f.Schweinchen != nil {
+		fuchsMax = 1
+	}
+	if n := re.FuchsGefangen + kontra.FuchsGefangen; n > fuchsMax {
+		field := "facts.kontra.fuchs_gefangen"
+		if re.FuchsGefangen > fuchsMax {
+			field = "facts.re.fuchs_gefangen"
+		}
+		return score.Invalid(field, "at most %d Füchse can be caught in this hand (Schweinchen: the Schwein is not a Fuchs), got %d in total", fuchsMax, n)
+	}
+	if re.Karlchen && kontra.Karlchen {
+		return score.Invalid("facts.kontra.karlchen", "there is one Karlchen per hand, and Re already has it")
+	}
+	return nil
+}
+
+func checkPartySpecials(name string, p PartyFacts, s side, allowed bool, game, suit string) error {
+	field := "facts." + name + "."
+	title := strings.ToUpper(name[:1]) + name[1:]
+	if p.Doppelkopf < 0 || p.FuchsGefangen < 0 {
+		f := "doppelkopf"
+		if p.FuchsGefangen < 0 {
+			f = "fuchs_gefangen"
+		}
+		return score.Invalid(field+f, "must be 0 or more")
+	}
+	if p.Doppelkopf == 0 && p.FuchsGefangen == 0 && !p.Karlchen {
+		return nil
+	}
+	if !allowed {
+		return score.Invalid(field+firstSpecial(p), "special points do not count in a solo (option sonderpunkte_in_solo is off)")
+	}
+	if p.Doppelkopf > maxDoppelkoepfe {
+		return score.Invalid(field+"doppelkopf", "at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d", p.Doppelkopf)
+	}
+	if p.Doppelkopf*doppelkopfAugen > s.augen {
+		return score.Invalid(field+"doppelkopf", "%s has %d Augen, too few for %d Doppelköpfe of 40 Augen each", title, s.augen, p.Doppelkopf)
+	}
+	if p.FuchsGefangen > maxFuechse {
+		return score.Invalid(field+"fuchs_gefangen", "there are only 2 Füchse, got %d", p.FuchsGefangen)
+	}
+	if p.FuchsGefangen > 0 && !karoAssTrump(game, suit) {
+		return score.Invalid(field+"fuchs_gefangen", "the Karo-Ass is not trump in this game, so there is no Fuchs")
+	}
+	if p.FuchsGefangen > 0 && !s.tookTrick {
+		return score.Invalid(field+"fuchs_gefangen", "%s took no trick, so it caught no Fuchs", title)
+	}
+	if p.Karlchen && !kreuzBubeTrump(game) {
+		return score.Invalid(field+"karlchen", "the Kreuz-Bube is not trump in this game, so there is no Karlchen")
+	}
+	if p.Karlchen && !s.tookTrick {
+		return score.Invalid(field+"karlchen", "%s took no trick, so it did not win the last trick", title)
+	}
+	return nil
+}
+
+func firstSpecial(p PartyFacts) string {
+	switch {
+	case p.Doppelkopf > 0:
+		return "doppelkopf"
+	case p.FuchsGefangen > 0:
+		return "fuchs_gefangen"
+	}
+	return "karlchen"
+}
+
+func checkExtras(hd *hand, r Rules, f Facts) error {
+	if f.Herzstich && f.Game == GameFarbsolo && f.Suit == "herz" {
+		return score.Invalid("facts.herzstich", "in a Herz-Solo hearts are trump, so there is no Herzstich")
+	}
+	hd.herz = f.Herzstich
+	if f.VerworfenBy != nil {
+		if !slices.Contains(hd.active, *f.VerworfenBy) {
+			return score.Invalid("facts.verworfen_by", "player %d is not one of the hand's four players", *f.VerworfenBy)
+		}
+		id := *f.VerworfenBy
+		hd.revoker = &id
+	}
+	if f.Schweinchen == nil {
+		return nil
+	}
+	switch {
+	case !r.Schweinchen:
+		return score.Invalid("facts.schweinchen", "Schweinchen is not played under this rule set (option schweinchen is off)")
+	case !slices.Contains(hd.active, *f.Schweinchen):
+		return score.Invalid("facts.schweinchen", "player %d is not one of the hand's four players", *f.Schweinchen)
+	case !karoAssTrump(f.Game, f.Suit):
+		return score.Invalid("facts.schweinchen", "the Karo-Ass is not trump in this game, so there is no Schweinchen")
+	}
+	hd.schwein, hd.hasSchwein = *f.Schweinchen, true
+	return nil
+}

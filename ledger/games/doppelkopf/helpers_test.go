@@ -1,0 +1,172 @@
+package doppelkopf
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+var four = []int64{1, 2, 3, 4}
+
+// mustRules resolves a preset with overrides or fails the test.
+func mustRules(t testing.TB, preset, overrides string) json.RawMessage {
+	t.Helper()
+	var raw json.RawMessage
+	if overrides != "" {
+		raw = json.RawMessage(overrides)
+	}
+	r, err := Engine{}.Rules(preset, raw)
+	if err != nil {
+		t.Fatalf("Rules(%q, %s): %v", preset, overrides, err)
+	}
+	return r
+}
+
+// hand is one hand to score in a test.
+type testHand struct {
+	preset  string
+	options string
+	seated  []int64
+	session int64
+	state   string
+	facts   string
+}
+
+func (th testHand) score(t testing.TB) (score.Result, error) {
+	t.Helper()
+	seated := th.seated
+	if seated == nil {
+		seated = four
+	}
+	return Engine{}.Score(score.Hand{
+		Seated:  seated,
+		Session: th.session,
+		Rules:   mustRules(t, th.preset, th.options),
+		State:   json.RawMessage(th.state),
+		Facts:   json.RawMessage(th.facts),
+	})
+}
+
+func (th testHand) mustScore(t testing.TB) score.Result {
+	t.Helper()
+	res, err := th.score(t)
+	if err != nil {
+		t.Fatalf("Score(%s): %v", th.facts, err)
+	}
+	return res
+}
+
+// wantPoints checks every seated player's points, in seating order, and
+// that the hand sums to zero.
+func wantPoints(t *testing.T, res score.Result, seated []int64, want map[int64]int64) {
+	t.Helper()
+	if len(res.Points) != len(seated) {
+		t.Fatalf("points for %d players, want %d: %+v", len(res.Points), len(seated), res.Points)
+	}
+	var sum score.Points
+	for i, pp := range res.Points {
+		if pp.Player != seated[i] {
+			t.Errorf("points[%d] is player %d, want %d (seating order)", i, pp.Player, seated[i])
+		}
+		if got, w := pp.Points, score.Int(want[pp.Player]); got.Cmp(w) != 0 {
+			t.Errorf("player %d: %s points, want %s", pp.Player, got, w)
+		}
+		sum = sum.Add(pp.Points)
+	}
+	if !sum.IsZero() {
+		t.Errorf("points sum to %s, want 0", sum)
+	}
+}
+
+// wantLine checks that a breakdown line with this label, op and value
+// exists.
+func wantLine(t *testing.T, res score.Result, label, op string, value int64) {
+	t.Helper()
+	for _, l := range res.Lines {
+		if l.Label == label && l.Player == 0 {
+			if l.Op != op || l.Value.Cmp(score.Int(value)) != 0 {
+				t.Errorf("line %q: %s %s, want %s %d", label, l.Op, l.Value, op, value)
+			}
+			return
+		}
+	}
+	t.Errorf("no line %q in %s", label, lineText(res))
+}
+
+func noLine(t *testing.T, res score.Result, label string) {
+	t.Helper()
+	for _, l := range res.Lines {
+		if l.Label == label {
+			t.Errorf("unexpected line %q %s %s", label, l.Op, l.Value)
+		}
+	}
+}
+
+func lineText(res score.Result) string {
+	out := ""
+	for _, l := range res.Lines {
+		out += l.Label + " " + l.Op + l.Value.String() + "; "
+	}
+	return out
+}
+
+// labels lists the value lines (not the per-player results) in order.
+func labels(res score.Result) []string {
+	var out []string
+	for _, l := range res.Lines {
+		if l.Player == 0 {
+			out = append(out, l.Label)
+		}
+	}
+	return out
+}
+
+func event(res score.Result, typ string) (score.Event, bool) {
+	for _, e := range res.Events {
+		if e.Type == typ {
+			return e, true
+		}
+	}
+	return score.Event{}, false
+}
+
+func decodeTestState(t *testing.T, res score.Result) State {
+	t.Helper()
+	var st State
+	if err := json.Unmarshal(res.State, &st); err != nil {
+		t.Fatalf("state %s: %v", res.State, err)
+	}
+	return st
+}
+
+func wantViolation(t *testing.T, err error, field string) {
+	t.Helper()
+	var v *score.Violation
+	if !errors.As(err, &v) {
+		t.Fatalf("error %v (%T), want *score.Violation for %s", err, err, field)
+	}
+	if v.Field != field {
+		t.Errorf("violation field %q (%s), want %q", v.Field, v.Rule, field)
+	}
+	if v.Rule == "" {
+		t.Errorf("violation for %s has no rule", field)
+	}
+}
+
+func sameIDs(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func scoreHand(seated []int64, rules string, facts json.RawMessage) score.Hand {
+	return score.Hand{Seated: seated, Session: 1, Rules: json.RawMessage(rules), Facts: facts}
+}

@@ -1,0 +1,172 @@
+package saukopf
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// seated is the session's seating: player 5 sits at the table but plays no
+// hand in most tests.
+var seated = []int64{1, 2, 3, 4, 5}
+
+func mustRules(t testing.TB, overrides string) json.RawMessage {
+	t.Helper()
+	var raw json.RawMessage
+	if overrides != "" {
+		raw = json.RawMessage(overrides)
+	}
+	r, err := Engine{}.Rules("", raw)
+	if err != nil {
+		t.Fatalf("Rules(%s): %v", overrides, err)
+	}
+	return r
+}
+
+func scoreWith(t testing.TB, facts, overrides string) (score.Result, error) {
+	t.Helper()
+	return Engine{}.Score(score.Hand{
+		Seated: seated,
+		Rules:  mustRules(t, overrides),
+		Facts:  json.RawMessage(facts),
+	})
+}
+
+func mustScore(t testing.TB, facts, overrides string) score.Result {
+	t.Helper()
+	res, err := scoreWith(t, facts, overrides)
+	if err != nil {
+		t.Fatalf("Score(%s): %v", facts, err)
+	}
+	return res
+}
+
+// wantPoints checks every listed player's exact points, that nobody else
+// is listed, and that the hand sums to zero.
+func wantPoints(t *testing.T, res score.Result, want map[int64]string) {
+	t.Helper()
+	if len(res.Points) != len(want) {
+		t.Errorf("points for %d players, want %d: %v", len(res.Points), len(want), res.Points)
+	}
+	var sum score.Points
+	for _, pp := range res.Points {
+		sum = sum.Add(pp.Points)
+		w, ok := want[pp.Player]
+		if !ok {
+			t.Errorf("player %d scored %s, want no entry", pp.Player, pp.Points)
+			continue
+		}
+		if pp.Points.String() != w {
+			t.Errorf("player %d: %s, want %s", pp.Player, pp.Points, w)
+		}
+	}
+	if !sum.IsZero() {
+		t.Errorf("points sum to %s, want 0", sum)
+	}
+}
+
+func lineText(l score.Line) string {
+	return fmt.Sprintf("%s %s %s", l.Label, l.Op, l.Value)
+}
+
+// wantLines checks that each wanted line ("label op value") appears, in
+// the given order.
+func wantLines(t *testing.T, res score.Result, want ...string) {
+	t.Helper()
+	texts := make([]string, len(res.Lines))
+	for i, l := range res.Lines {
+		texts[i] = lineText(l)
+	}
+	at := 0
+	for _, w := range want {
+		i := slices.Index(texts[at:], w)
+		if i < 0 {
+			t.Errorf("line %q missing or out of order in:\n  %s", w, strings.Join(texts, "\n  "))
+			return
+		}
+		at += i + 1
+	}
+}
+
+// noLine checks that no line's label starts with prefix.
+func noLine(t *testing.T, res score.Result, prefix string) {
+	t.Helper()
+	for _, l := range res.Lines {
+		if strings.HasPrefix(l.Label, prefix) {
+			t.Errorf("unexpected line %q", lineText(l))
+		}
+	}
+}
+
+func hasLine(res score.Result, prefix string) bool {
+	return slices.ContainsFunc(res.Lines, func(l score.Line) bool { return strings.HasPrefix(l.Label, prefix) })
+}
+
+func wantViolation(t *testing.T, err error, field string) {
+	t.Helper()
+	var v *score.Violation
+	if !errors.As(err, &v) {
+		t.Fatalf("error %v (%T), want a *score.Violation on %s", err, err, field)
+	}
+	if v.Field != field {
+		t.Errorf("violation on %q (%s), want %q", v.Field, v.Rule, field)
+	}
+	if v.Rule == "" {
+		t.Errorf("violation on %q has no rule", v.Field)
+	}
+}
+
+// solo builds the facts of a Vierer solo by player 1 (bid 61 unless
+// changed): contract and its parameters in extra, e.g. `"contract":"eber"`.
+func solo(extra string, augen, tricks int, laufende string) string {
+	lauf := ""
+	if laufende != "" {
+		lauf = `,"laufende":` + laufende
+	}
+	return fmt.Sprintf(`{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,%s,"augen":%d,"tricks":%d%s}`,
+		extra, augen, tricks, lauf)
+}
+
+// keiler builds a Gras-Keiler of player 1 with the given bid (a JSON
+// value), Augen, tricks and Laufende.
+func keiler(bid string, augen, tricks int, laufende string) string {
+	return solo(`"bid":`+bid+`,"contract":"keiler","trump_suit":"gras"`, augen, tricks, laufende)
+}
+
+// sauerei builds a Sauerei of player 1 with Mitspieler 3 (called
+// Eichel-Sau); extra adds fields.
+func sauerei(bid string, augen, tricks int, laufende, extra string) string {
+	if extra != "" {
+		extra = "," + extra
+	}
+	return fmt.Sprintf(`{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":%s,"spieler":1,"contract":"sauerei","called_sau":"eichel","mitspieler":3,"augen":%d,"tricks":%d,"laufende":%s%s}`,
+		bid, augen, tricks, laufende, extra)
+}
+
+// threeHand builds a Dreihaxer Keiler of player 1 among players 1, 2, 3;
+// trog is `"trog":"mit"` or `"trog":"ohne","open_augen":10`.
+func threeHand(trog string, bid string, augen, tricks int, laufende string) string {
+	return fmt.Sprintf(`{"variant":"dreihaxer","players":[1,2,3],"dealer":3,%s,"bid":%s,"spieler":1,"contract":"keiler","trump_suit":"eichel","augen":%d,"tricks":%d,"laufende":%s}`,
+		trog, bid, augen, tricks, laufende)
+}
+
+// wild builds a Wilde Sauerei from "player:augen/tricks" takes.
+func wild(extra string, takes ...string) string {
+	parts := make([]string, len(takes))
+	for i, tk := range takes {
+		var p, a, n int
+		if _, err := fmt.Sscanf(tk, "%d:%d/%d", &p, &a, &n); err != nil {
+			panic(err)
+		}
+		parts[i] = fmt.Sprintf(`{"player":%d,"augen":%d,"tricks":%d}`, p, a, n)
+	}
+	if extra != "" {
+		extra = "," + extra
+	}
+	return fmt.Sprintf(`{"variant":"vierer","players":[1,2,3,4],"dealer":4,"per_player":[%s]%s}`, strings.Join(parts, ","), extra)
+}

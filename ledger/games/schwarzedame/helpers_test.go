@@ -1,0 +1,165 @@
+package schwarzedame
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// The players N, E, S, W of the rules' worked examples; player 5 sits at
+// the table and plays no hand.
+const (
+	nord int64 = 1
+	ost  int64 = 2
+	sued int64 = 3
+	west int64 = 4
+	bank int64 = 5
+)
+
+var seated = []int64{nord, ost, sued, west, bank}
+
+func pen(n int) *int { return &n }
+
+// exampleA is worked example A of rules/schwarze-dame.md:
+// N 4 tricks, Herz 2, 5, König (20) = +20; E 3 tricks, Pik-Dame and
+// Herz-Ass (40) = -10; S 5 tricks, Herz 3, 4, 6..10 (47) = +3; W 1 trick,
+// Herz-Bube and Herz-Dame (23) = -13.
+func exampleA() Facts {
+	return Facts{Dealer: west, Players: []PlayerFacts{
+		{Player: nord, Tricks: 4, Hearts: []int{2, 5, 13}},
+		{Player: ost, Tricks: 3, Hearts: []int{14}, PikDame: true},
+		{Player: sued, Tricks: 5, Hearts: []int{3, 4, 6, 7, 8, 9, 10}},
+		{Player: west, Tricks: 1, Hearts: []int{11, 12}},
+	}}
+}
+
+// exampleB is worked example B: N takes all 13 tricks and every card.
+func exampleB() Facts {
+	return Facts{Dealer: nord, Players: []PlayerFacts{
+		{Player: nord, Tricks: 13, Hearts: []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}, PikDame: true},
+		{Player: ost},
+		{Player: sued},
+		{Player: west},
+	}}
+}
+
+// penaltyA is example A with penalty points instead of cards.
+func penaltyA() Facts {
+	return Facts{Dealer: west, Players: []PlayerFacts{
+		{Player: nord, Tricks: 4, Penalty: pen(20)},
+		{Player: ost, Tricks: 3, Penalty: pen(40)},
+		{Player: sued, Tricks: 5, Penalty: pen(47)},
+		{Player: west, Tricks: 1, Penalty: pen(23)},
+	}}
+}
+
+func factsJSON(t testing.TB, f Facts) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func mustRules(t testing.TB, overrides string) json.RawMessage {
+	t.Helper()
+	var raw json.RawMessage
+	if overrides != "" {
+		raw = json.RawMessage(overrides)
+	}
+	r, err := Engine{}.Rules("", raw)
+	if err != nil {
+		t.Fatalf("Rules(%s): %v", overrides, err)
+	}
+	return r
+}
+
+func scoreFacts(t testing.TB, f Facts) (score.Result, error) {
+	t.Helper()
+	return Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), Facts: factsJSON(t, f)})
+}
+
+func mustScore(t testing.TB, f Facts) score.Result {
+	t.Helper()
+	res, err := scoreFacts(t, f)
+	if err != nil {
+		t.Fatalf("Score(%s): %v", factsJSON(t, f), err)
+	}
+	return res
+}
+
+// wantPoints checks the exact points of every player of the hand, in
+// seating order, that nobody else is listed, and that the hand sums to 0.
+func wantPoints(t *testing.T, res score.Result, order []int64, want map[int64]int64) {
+	t.Helper()
+	if len(res.Points) != len(order) {
+		t.Errorf("points for %d players, want %d: %v", len(res.Points), len(order), res.Points)
+		return
+	}
+	var sum score.Points
+	for i, pp := range res.Points {
+		if pp.Player != order[i] {
+			t.Errorf("points[%d] is player %d, want %d (seating order)", i, pp.Player, order[i])
+		}
+		if w := score.Int(want[pp.Player]); pp.Points.Num() != w.Num() || pp.Points.Den() != 1 {
+			t.Errorf("player %d: %s, want %s", pp.Player, pp.Points, w)
+		}
+		sum = sum.Add(pp.Points)
+	}
+	if !sum.IsZero() {
+		t.Errorf("points sum to %s, want 0", sum)
+	}
+}
+
+func lineText(l score.Line) string {
+	return fmt.Sprintf("%d: %s %s %s", l.Player, l.Label, l.Op, l.Value)
+}
+
+// wantLines checks the lines exactly, in order.
+func wantLines(t *testing.T, res score.Result, want ...string) {
+	t.Helper()
+	if len(res.Lines) != len(want) {
+		t.Errorf("%d lines, want %d", len(res.Lines), len(want))
+	}
+	for i := range min(len(res.Lines), len(want)) {
+		if got := lineText(res.Lines[i]); got != want[i] {
+			t.Errorf("line %d = %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+// asViolation returns err as a *score.Violation or fails the test.
+func asViolation(t *testing.T, err error) *score.Violation {
+	t.Helper()
+	if err == nil {
+		t.Error("accepted, want a *score.Violation")
+		return nil
+	}
+	var v *score.Violation
+	if !errors.As(err, &v) {
+		t.Errorf("error %v is %T, want *score.Violation", err, err)
+		return nil
+	}
+	return v
+}
+
+func decodeStateT(t *testing.T, raw json.RawMessage) State {
+	t.Helper()
+	var st State
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatalf("state %s: %v", raw, err)
+	}
+	return st
+}
+
+func sumPoints(res score.Result) score.Points {
+	var sum score.Points
+	for _, pp := range res.Points {
+		sum = sum.Add(pp.Points)
+	}
+	return sum
+}

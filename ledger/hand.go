@@ -1,0 +1,162 @@
+package ledger
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/stichbuch/stichbuch/ledger/games"
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// Engine returns the scoring engine of a game, or EINVALID naming field.
+func Engine(field, game string) (score.Engine, error) {
+	e, ok := games.Lookup(game)
+	if !ok {
+		return nil, Invalid(field, "unknown game %q (known: %v)", game, games.Names())
+	}
+	return e, nil
+}
+
+// ResolveRules turns a game's preset and option overrides into the complete
+// rule set stored with every hand.
+func ResolveRules(game, preset string, options json.RawMessage) (json.RawMessage, error) {
+	e, err := Engine("game", game)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := e.Rules(preset, options)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	return rules, nil
+}
+
+// ParseDate checks a YYYY-MM-DD date.
+func ParseDate(field, s string) (score.Date, error) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return score.Date{}, Invalid(field, "must be a date YYYY-MM-DD, got %q", s)
+	}
+	return score.Date{Year: t.Year(), Month: int(t.Month()), Day: t.Day()}, nil
+}
+
+// Today returns today's date in the time zone tz (UTC if it is unknown).
+func Today(now time.Time, tz string) string {
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		loc = time.UTC
+	}
+	return now.In(loc).Format(time.DateOnly)
+}
+
+// ScoreHand scores facts for the next hand at table t in session s, from
+// the table's current state under the table's current rules, and checks
+// what every hand must satisfy: only seated players score, and a zero-sum
+// game's hand sums to exactly zero.
+func ScoreHand(t Table, s Session, facts json.RawMessage) (score.Result, error) {
+	date, err := ParseDate("date", s.Date)
+	if err != nil {
+		return score.Result{}, err
+	}
+	return scoreWith(t.Game, score.Hand{
+		Seated:  s.Seating,
+		Session: s.ID,
+		Date:    date,
+		Rules:   t.Rules,
+		State:   t.State,
+		Facts:   facts,
+	})
+}
+
+// Preview scores a hand without storing anything: the stateless score
+// endpoint. The rules are resolved from preset and options.
+func Preview(game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, json.RawMessage, error) {
+	rules, err := ResolveRules(game, preset, options)
+	if err != nil {
+		return score.Result{}, nil, err
+	}
+	d, err := ParseDate("date", date)
+	if err != nil {
+		return score.Result{}, nil, err
+	}
+	if err := CheckSeating("players", seated); err != nil {
+		return score.Result{}, nil, err
+	}
+	res, err := scoreWith(game, score.Hand{Seated: seated, Date: d, Rules: rules, State: state, Facts: facts})
+	if ErrorCode(err) == EINTERNAL && len(state) > 0 {
+		// Here the state comes from the client, not from the ledger.
+		return score.Result{}, nil, Invalid("state", "is not a %s state this hand can follow: %v", game, err)
+	}
+	return res, rules, err
+}
+
+// CheckSeating refuses an empty seating or a player seated twice.
+func CheckSeating(field string, seating []int64) error {
+	if len(seating) < 2 || len(seating) > 8 {
+		return Invalid(field, "a table seats 2 to 8 players, got %d", len(seating))
+	}
+	for i, id := range seating {
+		if slices.Contains(seating[:i], id) {
+			return Invalid(fmt.Sprintf("%s[%d]", field, i), "player %d is seated twice", id)
+		}
+	}
+	return nil
+}
+
+func scoreWith(game string, h score.Hand) (res score.Result, err error) {
+	e, err := Engine("game", game)
+	if err != nil {
+		return score.Result{}, err
+	}
+	defer func() {
+		// An engine must never panic; if one does, the hand is refused as a
+		// bug rather than taking the server down.
+		if p := recover(); p != nil {
+			res, err = score.Result{}, Errorf(EINTERNAL, "scoring engine %s failed: %v", game, p)
+		}
+	}()
+	res, err = e.Score(h)
+	var v *score.Violation
+	if errors.As(err, &v) {
+		return score.Result{}, AsError(err)
+	}
+	if err != nil {
+		return score.Result{}, Errorf(EINTERNAL, "scoring engine %s: %v", game, err)
+	}
+	return res, checkResult(e, h.Seated, res)
+}
+
+// checkResult guards the ledger against an engine bug: an unseated or
+// repeated player, or a zero-sum game's hand that does not sum to zero.
+func checkResult(e score.Engine, seated []int64, res score.Result) error {
+	var sum score.Points
+	seen := make(map[int64]bool, len(res.Points))
+	for _, p := range res.Points {
+		if !slices.Contains(seated, p.Player) || seen[p.Player] {
+			return Errorf(EINTERNAL, "engine %s scored player %d who is not seated or twice", e.Name(), p.Player)
+		}
+		seen[p.Player] = true
+		sum = sum.Add(p.Points)
+	}
+	if e.ZeroSum() && !sum.IsZero() {
+		return Errorf(EINTERNAL, "engine %s: hand sums to %s, a %s hand must sum to 0", e.Name(), sum, e.Name())
+	}
+	if len(res.State) == 0 {
+		return Errorf(EINTERNAL, "engine %s returned no state", e.Name())
+	}
+	return nil
+}
+
+// ZeroSumGames lists the games whose hands must sum to exactly zero.
+func ZeroSumGames() []string {
+	var out []string
+	for _, name := range games.Names() {
+		if e, _ := games.Lookup(name); e.ZeroSum() {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,236 @@
+// Package ledger is stichbuch's domain: clubs, API keys, players, tables,
+// sessions, hands and their entries, and the services that keep them. It
+// knows the games through their registry and never imports a database or
+// HTTP library; adapters live in subpackages (postgres) and in api.
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// Role is what an API key may do. Each role includes the ones below it.
+type Role string
+
+// The roles, from most to least powerful.
+const (
+	RoleAdmin  Role = "admin"  // everything, including keys and closed sessions
+	RoleScorer Role = "scorer" // record hands, open and close sessions
+	RoleReader Role = "reader" // read only
+)
+
+// Valid reports whether r is a known role.
+func (r Role) Valid() bool { return r.rank() > 0 }
+
+// Includes reports whether r may do what need may do.
+func (r Role) Includes(need Role) bool { return r.rank() >= need.rank() && need.rank() > 0 }
+
+func (r Role) rank() int {
+	switch r {
+	case RoleAdmin:
+		return 3
+	case RoleScorer:
+		return 2
+	case RoleReader:
+		return 1
+	}
+	return 0
+}
+
+// Club is the tenant: everything else belongs to exactly one club.
+type Club struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	TimeZone  string    `json:"time_zone"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// APIKey is a club's key as the ledger sees it; the secret itself is shown
+// once at creation and stored only as a hash.
+type APIKey struct {
+	ClubID    int64      `json:"club_id"`
+	ID        int64      `json:"id"`
+	Role      Role       `json:"role"`
+	Label     string     `json:"label"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+// Player is a club member or guest.
+type Player struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Table is a standing group playing one game under one rule set, with the
+// game state that carries across hands and evenings.
+type Table struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Game   string `json:"game"`
+	Preset string `json:"preset"`
+	// Options are the overrides as given; Rules the resolved rule set.
+	Options json.RawMessage `json:"options"`
+	Rules   json.RawMessage `json:"rules"`
+	// Stake is the money per point in cents, exact (half a cent is common).
+	Stake score.Points `json:"stake_cents_per_point"`
+	// SettleMode is how the evening's money changes hands (SettleTransfers,
+	// SettleKitty, SettleLosersToKitty).
+	SettleMode string `json:"settle_mode"`
+	// MatchLossCents is what each loser of a Klaberjass match pays.
+	MatchLossCents int64           `json:"match_loss_cents"`
+	Hands          int             `json:"hands"`
+	State          json.RawMessage `json:"state"`
+	CreatedAt      time.Time       `json:"created_at"`
+}
+
+// NewTable is a table to create.
+type NewTable struct {
+	Name           string
+	Game           string
+	Preset         string
+	Options        json.RawMessage
+	Stake          score.Points
+	SettleMode     string
+	MatchLossCents int64
+}
+
+// Session is one evening at a table.
+type Session struct {
+	ID       int64      `json:"id"`
+	TableID  int64      `json:"table_id"`
+	Date     string     `json:"date"` // YYYY-MM-DD in the club's time zone
+	Seating  []int64    `json:"seating"`
+	OpenedAt time.Time  `json:"opened_at"`
+	ClosedAt *time.Time `json:"closed_at,omitempty"`
+}
+
+// Open reports whether hands may still be recorded in the session.
+func (s Session) Open() bool { return s.ClosedAt == nil }
+
+// Hand is the immutable record of one hand: its facts, the rule set it was
+// scored under, the result, and the table's state after it.
+type Hand struct {
+	ID         int64           `json:"id"`
+	TableID    int64           `json:"table_id"`
+	SessionID  int64           `json:"session_id"`
+	Number     int             `json:"number"`
+	Game       string          `json:"game"`
+	Rules      json.RawMessage `json:"rules"`
+	Facts      json.RawMessage `json:"facts"`
+	Result     score.Result    `json:"result"`
+	RecordedBy int64           `json:"recorded_by"`
+	RecordedAt time.Time       `json:"recorded_at"`
+	// Revision is the hand's current revision: 1 as recorded, more after
+	// corrections (the facts and result above are the current ones).
+	Revision int  `json:"revision"`
+	Void     bool `json:"void"`
+}
+
+// NewHand is a hand to record.
+type NewHand struct {
+	TableID   int64
+	SessionID int64
+	// Number is the number the client expects the hand to get; another
+	// hand recorded first makes it a conflict instead of a duplicate.
+	Number int
+	Facts  json.RawMessage
+}
+
+// Standing is one player's total at a table or in a session.
+type Standing struct {
+	Player int64        `json:"player"`
+	Name   string       `json:"name"`
+	Points score.Points `json:"points"`
+	Hands  int          `json:"hands"`
+}
+
+// Idempotency makes a write safe to retry: the same key and request hash
+// replay the first result, the same key with another hash is refused.
+type Idempotency struct {
+	Key  string
+	Hash []byte
+}
+
+// Actor is who makes a request: the club and the API key.
+type Actor struct {
+	ClubID int64
+	KeyID  int64
+	Role   Role
+}
+
+// Page asks for a slice of a list: items after a cursor, at most Limit.
+type Page struct {
+	After int64
+	Limit int
+}
+
+// Store is everything the API needs from the ledger's storage. Every method
+// is scoped to the actor's club: another club's things are ENOTFOUND.
+type Store interface {
+	// CreateClub creates a club and its first admin key, returning the key's secret.
+	CreateClub(ctx context.Context, name, timeZone string) (Club, string, error)
+	// Authenticate resolves an API key's secret to its actor; EUNAUTHORIZED otherwise.
+	Authenticate(ctx context.Context, secret string) (Actor, error)
+	// CreateKey issues a new key of the actor's club, returning its secret.
+	CreateKey(ctx context.Context, a Actor, role Role, label string) (APIKey, string, error)
+	// ListKeys, RevokeKey and RotateKey manage the club's keys; a revoked
+	// key is refused at once.
+	ListKeys(ctx context.Context, a Actor) ([]APIKey, error)
+	RevokeKey(ctx context.Context, a Actor, keyID int64) (APIKey, error)
+	RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, string, error)
+	FindClub(ctx context.Context, a Actor) (Club, error)
+
+	CreatePlayer(ctx context.Context, a Actor, name string, idem *Idempotency) (Player, bool, error)
+	ListPlayers(ctx context.Context, a Actor) ([]Player, error)
+
+	CreateTable(ctx context.Context, a Actor, t NewTable, idem *Idempotency) (Table, bool, error)
+	FindTable(ctx context.Context, a Actor, id int64) (Table, error)
+	ListTables(ctx context.Context, a Actor) ([]Table, error)
+	TableStandings(ctx context.Context, a Actor, tableID int64) ([]Standing, error)
+
+	OpenSession(ctx context.Context, a Actor, tableID int64, date string, seating []int64, idem *Idempotency) (Session, bool, error)
+	CloseSession(ctx context.Context, a Actor, sessionID int64) (Session, error)
+	FindSession(ctx context.Context, a Actor, id int64) (Session, error)
+	ListSessions(ctx context.Context, a Actor, tableID int64) ([]Session, error)
+	SessionStandings(ctx context.Context, a Actor, sessionID int64) ([]Standing, error)
+
+	// RecordHand scores and stores a hand in one transaction. The bool is
+	// true when an earlier identical request is replayed.
+	RecordHand(ctx context.Context, a Actor, h NewHand, idem *Idempotency) (Hand, bool, error)
+	FindHand(ctx context.Context, a Actor, tableID int64, number int) (Hand, error)
+	ListHands(ctx context.Context, a Actor, tableID int64, p Page) ([]Hand, error)
+
+	// FindSettlement returns a closed session's stored settlement, or an
+	// open session's provisional one.
+	FindSettlement(ctx context.Context, a Actor, sessionID int64) (Settlement, error)
+	MarkTransferPaid(ctx context.Context, a Actor, transferID int64) (Transfer, error)
+	Report(ctx context.Context, a Actor, sessionID int64) (Report, error)
+	EveningReport(ctx context.Context, a Actor, date string) (EveningReport, error)
+	Kitty(ctx context.Context, a Actor) (Kitty, error)
+	BookKitty(ctx context.Context, a Actor, cents int64, note string, idem *Idempotency) (KittyBooking, bool, error)
+
+	// CorrectHand records a correction of a past hand and re-scores the
+	// hands after it; HandRevisions lists a hand's revisions.
+	CorrectHand(ctx context.Context, a Actor, c Correction, idem *Idempotency) (CorrectionResult, bool, error)
+	HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error)
+	// Changes returns the club's change feed after a change number (of one
+	// table when tableID > 0); ChangeHead the latest number.
+	Changes(ctx context.Context, a Actor, after int64, limit int, tableID int64) ([]Change, error)
+	ChangeHead(ctx context.Context, a Actor) (int64, error)
+
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+
+	// Statistics (see stats.go), read from the side tables kept as hands
+	// and settlements are written. Another club's player is ENOTFOUND.
+	PlayerStats(ctx context.Context, a Actor, playerID int64, f StatsFilter) (PlayerStats, error)
+	PartnerStats(ctx context.Context, a Actor, playerID int64, f StatsFilter) (Partners, error)
+	HeadToHead(ctx context.Context, a Actor, playerID, otherID int64, f StatsFilter) (HeadToHead, error)
+	Leaderboard(ctx context.Context, a Actor, by string, f StatsFilter, minHands, limit int) (Leaderboard, error)
+	PointsSeries(ctx context.Context, a Actor, players []int64, f StatsFilter) ([]Series, error)
+}

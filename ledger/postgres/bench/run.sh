@@ -1,0 +1,28 @@
+#!/bin/sh
+# The hand write through the service and in PostgreSQL alone, on a fresh
+# embedded cluster: `stichbuch load` with 8 tables, then pgbench with 8
+# clients running ledger/postgres/bench/hand.sql on the same tables of the
+# same database for as long; prints both and the ratio. Extra arguments go
+# to the load tool (--tables 32, --duration 30s, --json …).
+#   ledger/postgres/bench/run.sh        # the ratio at 8 tables
+#   ledger/postgres/bench/run.sh all    # the README's figures: 1, 8 (+ pgbench), 32, 128 tables, a hot table of 16
+set -eu
+cd "$(dirname "$0")/../../.."
+dir=$(mktemp -d "${TMPDIR:-/tmp}/stichbuch-bench-XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+chmod 755 "$dir" # as root the cluster runs as the postgres user, who must reach it
+go build -o "$dir/stichbuch" ./cmd/stichbuch
+load() { env -u DATABASE_URL "$dir/stichbuch" load --start --data "$dir/data" "$@"; }
+if [ "${1:-}" = all ]; then
+  shift
+  for n in 1 8 32 128; do
+    if [ "$n" = 8 ]; then
+      load --tables 8 --duration 20s --pgbench ledger/postgres/bench/hand.sql "$@"
+    else
+      load --tables "$n" --duration 20s "$@"
+    fi
+  done
+  load --tables 16 --hot --duration 20s "$@"
+else
+  load --tables 8 --duration 20s --pgbench ledger/postgres/bench/hand.sql "$@"
+fi

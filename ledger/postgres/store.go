@@ -1,0 +1,147 @@
+// Package postgres is the ledger's store on PostgreSQL (pgx v5): plain SQL
+// next to the code that scans it, one transaction per write, and the
+// schema's migrations applied under goose's session lock.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/migrations"
+)
+
+// Store implements ledger.Store on a pgx pool.
+type Store struct {
+	pool *pgxpool.Pool
+	now  func() time.Time
+}
+
+var _ ledger.Store = (*Store)(nil)
+
+// New returns a store on pool.
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, now: time.Now} }
+
+// Connect opens a pool on the database at url.
+func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pool, nil
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return mapError(s.pool.Ping(ctx))
+}
+
+// Migrate applies every pending migration under goose's PostgreSQL session
+// lock, so several instances may start at once. It returns the versions it
+// applied.
+func Migrate(ctx context.Context, pool *pgxpool.Pool) ([]int64, error) {
+	p, err := provider(pool)
+	if err != nil {
+		return nil, err
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migrating: %w", err)
+	}
+	applied := make([]int64, 0, len(results))
+	for _, r := range results {
+		applied = append(applied, r.Source.Version)
+	}
+	return applied, nil
+}
+
+// MigrationStatus is one migration and whether it is applied.
+type MigrationStatus struct {
+	Version   int64
+	Name      string
+	AppliedAt time.Time // zero when pending
+}
+
+// Migrations lists every migration and its state.
+func Migrations(ctx context.Context, pool *pgxpool.Pool) ([]MigrationStatus, error) {
+	p, err := provider(pool)
+	if err != nil {
+		return nil, err
+	}
+	statuses, err := p.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MigrationStatus, 0, len(statuses))
+	for _, st := range statuses {
+		out = append(out, MigrationStatus{Version: st.Source.Version, Name: st.Source.Path, AppliedAt: st.AppliedAt})
+	}
+	return out, nil
+}
+
+func provider(pool *pgxpool.Pool) (*goose.Provider, error) {
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return nil, err
+	}
+	db := stdlib.OpenDBFromPool(pool)
+	return goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithSessionLocker(locker))
+}
+
+// tx runs fn in one transaction and maps database errors to ledger errors.
+func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return mapError(pgx.BeginFunc(ctx, s.pool, fn))
+}
+
+// mapError turns database failures into ledger errors; ledger errors pass.
+func mapError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var le *ledger.Error
+	if errors.As(err, &le) {
+		return err
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ledger.Errorf(ledger.ENOTFOUND, "not found")
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case pgErr.Code == "23505":
+			return ledger.Errorf(ledger.ECONFLICT, "already exists (%s)", pgErr.ConstraintName)
+		case pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03" || pgErr.Code[:2] == "08":
+			return &ledger.Error{Code: ledger.EUNAVAILABLE, Message: "the database is not available: " + pgErr.Message}
+		}
+		return fmt.Errorf("database: %w", err)
+	}
+	var connErr *pgconn.ConnectError
+	var netErr net.Error
+	// A connection the server closed mid-query ends in a bare unexpected EOF.
+	if errors.As(err, &connErr) || errors.As(err, &netErr) || pgconn.SafeToRetry(err) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return &ledger.Error{Code: ledger.EUNAVAILABLE, Message: "the database is not available"}
+	}
+	return err
+}

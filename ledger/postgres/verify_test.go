@@ -1,0 +1,148 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/postgres"
+)
+
+// tamper changes rows behind the service's back, as a superuser who
+// disables the append-only triggers of the tables (comma-separated).
+func tamper(t *testing.T, f fixture, tables string, sql string) {
+	t.Helper()
+	ctx := context.Background()
+	var stmts []string
+	for _, table := range strings.Split(tables, ",") {
+		stmts = append(stmts, "ALTER TABLE "+table+" DISABLE TRIGGER USER")
+	}
+	stmts = append(stmts, sql)
+	for _, table := range strings.Split(tables, ",") {
+		stmts = append(stmts, "ALTER TABLE "+table+" ENABLE TRIGGER USER")
+	}
+	for _, stmt := range stmts {
+		if _, err := f.pool.Exec(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+}
+
+func verify(f fixture) error {
+	return postgres.Verify(context.Background(), f.pool, ledger.ZeroSumGames(), nil)
+}
+
+func recordThree(t *testing.T) fixture {
+	t.Helper()
+	f := newFixture(t)
+	for n := 1; n <= 3; n++ {
+		if _, _, err := f.record(t, n, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+func TestVerifyPassesAWholeLedger(t *testing.T) {
+	f := recordThree(t)
+	var passed []string
+	if err := postgres.Verify(context.Background(), f.pool, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
+		t.Fatalf("a ledger written only by the service fails verify: %v", err)
+	}
+	if len(passed) != 8 {
+		t.Errorf("%d invariants checked, want 8: %v", len(passed), passed)
+	}
+	var chained int
+	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands WHERE hash IS NOT NULL AND (number = 1) = (prev_hash IS NULL)`).Scan(&chained))
+	if chained != 3 {
+		t.Errorf("%d of 3 hands are chained", chained)
+	}
+}
+
+func TestVerifyCatchesTampering(t *testing.T) {
+	cases := []struct {
+		name, table, sql, invariant string
+	}{
+		{"an entry changed", "entries", `UPDATE entries SET num = num + 10 WHERE entry_id = (SELECT min(entry_id) FROM entries)`,
+			"every hand's entries are the points of its result"},
+		{"a hand's facts rewritten", "hands", `UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 2`,
+			"the tamper-evidence chain is intact"},
+		{"a hand's result and entries rewritten together", "hands", `
+			UPDATE hands SET result = jsonb_set(result, '{points,0,points}', '"21"') WHERE number = 1`,
+			"every hand's entries are the points of its result"},
+		{"a total changed", "table_totals", `UPDATE table_totals SET num = num + 1 WHERE player_id = (SELECT min(player_id) FROM table_totals)`,
+			"every table total equals the sum of its entries"},
+		{"a session total changed", "session_totals", `UPDATE session_totals SET hands = hands + 1 WHERE player_id = (SELECT min(player_id) FROM session_totals)`,
+			"every session total equals the sum of its entries"},
+		{"the last hand deleted", "entries,hands", `
+			DELETE FROM entries WHERE hand_id = (SELECT hand_id FROM hands WHERE number = 3);
+			DELETE FROM hands WHERE number = 3`,
+			"every table total equals the sum of its entries"},
+		{"a hand's hash replaced", "hands", `UPDATE hands SET hash = sha256('x') WHERE number = 3`,
+			"the tamper-evidence chain is intact"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := recordThree(t)
+			tamper(t, f, c.table, c.sql)
+			err := verify(f)
+			var b *postgres.Breach
+			if !errors.As(err, &b) {
+				t.Fatalf("verify after tampering: %v, want a breach", err)
+			}
+			if b.Invariant != c.invariant {
+				t.Errorf("breach %q (%s), want %q", b.Invariant, b.Detail, c.invariant)
+			}
+		})
+	}
+}
+
+func TestVerifyCatchesAZeroSumBreachAndAGap(t *testing.T) {
+	f := recordThree(t)
+	// A hand whose entries and result agree but do not sum to zero.
+	tamper(t, f, "entries,hands", `UPDATE entries SET num = num + 1 WHERE entry_id = (SELECT min(entry_id) FROM entries);
+		UPDATE hands h SET result = jsonb_set(result, '{points,0,points}', to_jsonb((SELECT e.num::text FROM entries e WHERE e.entry_id = (SELECT min(entry_id) FROM entries))))
+		WHERE h.hand_id = (SELECT hand_id FROM entries WHERE entry_id = (SELECT min(entry_id) FROM entries))`)
+	var b *postgres.Breach
+	if err := verify(f); !errors.As(err, &b) || b.Invariant != "every zero-sum hand sums to zero" {
+		t.Errorf("verify: %v, want the zero-sum breach", err)
+	}
+
+	g := recordThree(t)
+	tamper(t, g, "tables", `UPDATE tables SET hands = 4`)
+	if err := verify(g); !errors.As(err, &b) || b.Invariant != "hand numbers of every table run 1, 2, 3 … without a gap" {
+		t.Errorf("verify: %v, want the gap breach", err)
+	}
+}
+
+// TestMigrationChainsEarlierHands rolls the schema back to before the
+// tamper-evidence migration, so the hands have no hashes, and checks that
+// migrating again chains them.
+func TestMigrationChainsEarlierHands(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	for n := 1; n <= 3; n++ {
+		if _, _, err := f.record(t, n, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(t, postgres.MigrateDownTo(ctx, f.pool, 2))
+	f.pool.Reset() // forget statements prepared against the other schema
+	var unchained bool
+	must(t, f.pool.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'hands' AND column_name = 'hash')`).Scan(&unchained))
+	if !unchained {
+		t.Fatal("version 2 of the schema still has hand hashes")
+	}
+	if _, err := postgres.Migrate(ctx, f.pool); err != nil {
+		t.Fatal(err)
+	}
+	f.pool.Reset()
+	if _, _, err := f.record(t, 4, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := verify(f); err != nil {
+		t.Errorf("hands from before the migration are not chained: %v", err)
+	}
+}

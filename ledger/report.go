@@ -1,0 +1,138 @@
+package ledger
+
+import (
+	"encoding/json"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// Report is the treasurer's view of one evening: the score sheet as on
+// paper, the standings, the money and how it is settled, and the debts
+// still open from earlier evenings of the same players.
+type Report struct {
+	Club       Club         `json:"club"`
+	Table      Table        `json:"table"`
+	Session    Session      `json:"session"`
+	Players    []Player     `json:"players"` // in seating order
+	Hands      []ReportHand `json:"hands"`
+	Standings  []Standing   `json:"standings"`
+	Settlement Settlement   `json:"settlement"`
+	// OpenDebts are unpaid transfers of earlier evenings that concern the
+	// players of this one.
+	OpenDebts []Transfer `json:"open_debts"`
+}
+
+// ReportHand is one row of the score sheet.
+type ReportHand struct {
+	Number int    `json:"number"`
+	Dealer int64  `json:"dealer,omitempty"`
+	Title  string `json:"title"`
+	// Points and Running follow Report.Players: each player's points of
+	// this hand and running total after it.
+	Points  []score.Points `json:"points"`
+	Running []score.Points `json:"running"`
+	// Bock marks a hand played as a Bock game.
+	Bock   bool          `json:"bock"`
+	Events []score.Event `json:"events"`
+}
+
+// EveningReport joins every session of a club on one date, per player.
+type EveningReport struct {
+	Club     Club            `json:"club"`
+	Date     string          `json:"date"`
+	Sessions []EveningTable  `json:"sessions"`
+	Players  []EveningPlayer `json:"players"`
+	// KittyCents is what the evening puts into the club's kitty.
+	KittyCents int64 `json:"kitty_cents"`
+}
+
+// EveningTable is one session of the evening with its settlement.
+type EveningTable struct {
+	Table      Table      `json:"table"`
+	Session    Session    `json:"session"`
+	Settlement Settlement `json:"settlement"`
+}
+
+// EveningPlayer is one player's evening over all tables.
+type EveningPlayer struct {
+	Player   int64  `json:"player"`
+	Name     string `json:"name"`
+	Sessions int    `json:"sessions"`
+	Hands    int    `json:"hands"`
+	NetCents int64  `json:"net_cents"`
+}
+
+// BuildReport assembles a session's report from its parts: the running
+// totals are summed exactly from the hands.
+func BuildReport(club Club, table Table, session Session, players []Player, hands []Hand, standings []Standing, st Settlement, debts []Transfer) Report {
+	r := Report{Club: club, Table: table, Session: session, Players: players, Standings: standings, Settlement: st, OpenDebts: debts}
+	if r.Standings == nil {
+		r.Standings = []Standing{}
+	}
+	if r.OpenDebts == nil {
+		r.OpenDebts = []Transfer{}
+	}
+	index := make(map[int64]int, len(players))
+	for i, p := range players {
+		index[p.ID] = i
+	}
+	running := make([]score.Points, len(players))
+	for _, h := range hands {
+		row := ReportHand{Number: h.Number, Dealer: dealerOf(h.Facts), Title: h.Result.Title, Points: make([]score.Points, len(players)), Events: h.Result.Events}
+		for _, pp := range h.Result.Points {
+			i, ok := index[pp.Player]
+			if !ok {
+				continue
+			}
+			row.Points[i] = pp.Points
+			running[i] = running[i].Add(pp.Points)
+		}
+		row.Running = append([]score.Points(nil), running...)
+		for _, ev := range h.Result.Events {
+			if ev.Type == "bock_game" {
+				row.Bock = true
+			}
+		}
+		if row.Events == nil {
+			row.Events = []score.Event{}
+		}
+		r.Hands = append(r.Hands, row)
+	}
+	if r.Hands == nil {
+		r.Hands = []ReportHand{}
+	}
+	return r
+}
+
+// dealerOf reads the dealer from a hand's facts, where the game names one.
+func dealerOf(facts json.RawMessage) int64 {
+	var f struct {
+		Dealer int64 `json:"dealer"`
+	}
+	_ = json.Unmarshal(facts, &f)
+	return f.Dealer
+}
+
+// BuildEveningReport sums the evening's sessions per player.
+func BuildEveningReport(club Club, date string, parts []EveningTable) EveningReport {
+	r := EveningReport{Club: club, Date: date, Sessions: parts, Players: []EveningPlayer{}}
+	if r.Sessions == nil {
+		r.Sessions = []EveningTable{}
+	}
+	index := map[int64]int{}
+	for _, part := range parts {
+		r.KittyCents += part.Settlement.KittyCents
+		for _, pm := range part.Settlement.Players {
+			i, ok := index[pm.Player]
+			if !ok {
+				i = len(r.Players)
+				index[pm.Player] = i
+				r.Players = append(r.Players, EveningPlayer{Player: pm.Player, Name: pm.Name})
+			}
+			r.Players[i].Sessions++
+			r.Players[i].Hands += pm.Hands
+			r.Players[i].NetCents += pm.NetCents
+		}
+	}
+	return r
+}
