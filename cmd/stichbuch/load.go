@@ -52,6 +52,8 @@ type loadOptions struct {
 	timeout  time.Duration
 	pgbench  string
 	jsonOut  bool
+	stats    bool
+	from, to string
 }
 
 // loadResult is what one run measured; --json prints it as is.
@@ -138,6 +140,9 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "timeout of one request")
 	fs.StringVar(&o.pgbench, "pgbench", "", "after the load, run this pgbench script with as many clients for as long against the service's database and report the ratio")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON")
+	fs.BoolVar(&o.stats, "stats", false, "read instead of write: measure a player's lifetime statistics, a one-year leaderboard and a partner table of the club of --key (a generated history, say), with --tables clients")
+	fs.StringVar(&o.from, "from", "", "with --stats: first date of the leaderboard's period (default: a year before --to)")
+	fs.StringVar(&o.to, "to", "", "with --stats: last date of the leaderboard's period (default: the club's last evening)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -192,6 +197,9 @@ func load(ctx context.Context, args []string, getenv func(string) string, stdout
 		return err
 	}
 	key := o.key
+	if o.stats {
+		return loadStats(ctx, o, svc, stdout)
+	}
 	if key == "" {
 		if key, err = createLoadClub(ctx, svc.dbURL); err != nil {
 			return err

@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
 // runLoad runs `stichbuch load` with args and returns its JSON result.
@@ -98,4 +102,76 @@ func TestLoadRefusesOtherHosts(t *testing.T) {
 func havePgbench() bool {
 	_, err := findPgbench(os.Getenv)
 	return err == nil
+}
+
+// TestLoadStatsReadsAGeneratedClub runs the stats mode with a reader key on
+// a small generated history: every kind of question is asked and answered
+// 200, the counts add up, and the leaderboard's year ends on the club's
+// last evening. Timings are not asserted.
+func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.URL(t)
+	getenv := envFunc(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
+	var out, errOut syncBuffer
+	if err := run(ctx, []string{"stichbuch", "generate", "--hands", "400", "--tables", "5", "--seed", "11", "--workers", "2", "--until", "2026-03-31"},
+		getenv, &out, &errOut); err != nil {
+		t.Fatalf("generate: %v\n%s", err, errOut.String())
+	}
+	var keyOut syncBuffer
+	if err := run(ctx, []string{"stichbuch", "key", "create", "--club", "1", "--role", "reader", "--label", "stats"}, getenv, &keyOut, &errOut); err != nil {
+		t.Fatalf("key create: %v\n%s", err, errOut.String())
+	}
+	reader := regexp.MustCompile(`sb_\S+`).FindString(keyOut.String())
+	if reader == "" {
+		t.Fatalf("key create printed no key:\n%s", keyOut.String())
+	}
+	svc := startService(t, getenv)
+	defer svc.stop()
+
+	var stdout, stderr syncBuffer
+	err := run(ctx, []string{"stichbuch", "load", "--json", "--stats", "--url", svc.base, "--key", reader,
+		"--tables", "2", "--duration", "700ms", "--warmup", "100ms"}, getenv, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("load --stats: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	var res statsResult
+	if err := json.Unmarshal([]byte(stdout.String()), &res); err != nil {
+		t.Fatalf("load --stats printed no JSON: %v\n%s", err, stdout.String())
+	}
+	if res.Players != 20 || res.Clients != 2 {
+		t.Errorf("read %d players with %d clients, want 20 and 2", res.Players, res.Clients)
+	}
+	if res.Errors != 0 || res.Requests == 0 || res.Statuses["200"] != res.Requests {
+		t.Errorf("%d requests, %d errors, statuses %v", res.Requests, res.Errors, res.Statuses)
+	}
+	to, err := time.Parse(time.DateOnly, res.To)
+	if err != nil || res.To > "2026-03-31" || res.From != to.AddDate(-1, 0, 1).Format(time.DateOnly) {
+		t.Errorf("leaderboard period %s..%s: want the year up to the last evening, on or before 2026-03-31", res.From, res.To)
+	}
+	want := []string{"player lifetime", "one-year leaderboard", "partner table"}
+	if len(res.Queries) != len(want) {
+		t.Fatalf("measured %d kinds of request, want %d: %+v", len(res.Queries), len(want), res.Queries)
+	}
+	sum := 0
+	for i, q := range res.Queries {
+		sum += q.Requests
+		if q.Name != want[i] || q.Requests == 0 {
+			t.Errorf("query %d: %s with %d requests, want %s with some", i, q.Name, q.Requests, want[i])
+		}
+		if l := q.LatencyMS; !(0 < l.P50 && l.P50 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
+			t.Errorf("%s: latency percentiles out of order: %+v", q.Name, l)
+		}
+		if q.Cold.P50 <= 0 {
+			t.Errorf("%s: no first pass measured", q.Name)
+		}
+	}
+	if sum != res.Requests {
+		t.Errorf("the kinds add up to %d requests, the run counted %d", sum, res.Requests)
+	}
+
+	// Without a key there is no club to read.
+	err = run(ctx, []string{"stichbuch", "load", "--stats", "--url", svc.base}, getenv, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "--key") {
+		t.Errorf("--stats without --key: %v, want an error naming --key", err)
+	}
 }
