@@ -898,20 +898,16 @@ func (s *Store) Leaderboard(ctx context.Context, a ledger.Actor, by string, f le
 	var live rollup
 	b := &pgx.Batch{}
 	// Numerators are summed per denominator in SQL and the few sums added
-	// exactly with rat_sum.
+	// exactly here (rat_sum, an SQL aggregate, costs ~30 µs a row).
 	b.Queue(`
-		SELECT x.player_id, rat_sum(x.num, x.den), sum(x.hands)::int, sum(x.won)::int, sum(x.sessions)::int
-		FROM (SELECT player_id, den, sum(num)::bigint AS num, sum(hands) AS hands, sum(won) AS won,
-		             count(*) FILTER (WHERE hands > 0) AS sessions
-		      FROM stat_sessions WHERE club_id = $1`+pointsWhere+`
-		      GROUP BY player_id, den) x
-		GROUP BY x.player_id`, pointsArgs...).Query(func(rows pgx.Rows) error {
-		var id int64
-		var pts []int64
+		SELECT player_id, den, sum(num)::bigint, sum(hands)::int, sum(won)::int, (count(*) FILTER (WHERE hands > 0))::int
+		FROM stat_sessions WHERE club_id = $1`+pointsWhere+`
+		GROUP BY player_id, den`, pointsArgs...).Query(func(rows pgx.Rows) error {
+		var id, den, num int64
 		var hands, won, sessions int
-		_, err := pgx.ForEachRow(rows, []any{&id, &pts, &hands, &won, &sessions}, func() error {
+		_, err := pgx.ForEachRow(rows, []any{&id, &den, &num, &hands, &won, &sessions}, func() error {
 			e := entry(id)
-			e.Points, e.Hands, e.HandsWon, e.Sessions = score.Frac(pts[0], pts[1]), hands, won, sessions
+			e.Points, e.Hands, e.HandsWon, e.Sessions = e.Points.Add(score.Frac(num, den)), e.Hands+hands, e.HandsWon+won, e.Sessions+sessions
 			return nil
 		})
 		return err
