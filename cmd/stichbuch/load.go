@@ -218,11 +218,7 @@ func load(ctx context.Context, args []string, getenv func(string) string, stdout
 	if err := c.verify(ctx, o, tables, res); err != nil {
 		return err
 	}
-	if svc.pid != 0 {
-		if hwm, err := procStatusKB(svc.pid, "VmHWM"); err == nil {
-			res.PeakRSSMB = float64(hwm) / 1024
-		}
-	}
+	res.PeakRSSMB = peakRSSMB(svc.pid)
 	if o.pgbench != "" {
 		if svc.dbURL == "" {
 			return errors.New("load: --pgbench needs the service's database: use --start, or set DATABASE_URL")
@@ -241,9 +237,7 @@ func load(ctx context.Context, args []string, getenv func(string) string, stdout
 		res.PGBench = pg
 	}
 	if o.jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return printJSON(stdout, res)
 	}
 	printLoad(stdout, res)
 	if res.ServerErrors > 0 || !res.CountsAgree || (res.GapFree != nil && !*res.GapFree) {
@@ -860,6 +854,25 @@ func percentiles(d []time.Duration) latencies {
 func ms(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
 
 // --- measuring processes -------------------------------------------------------
+
+// peakRSSMB is process pid's peak resident set in MB, 0 when unknown.
+func peakRSSMB(pid int) float64 {
+	if pid == 0 {
+		return 0
+	}
+	hwm, err := procStatusKB(pid, "VmHWM")
+	if err != nil {
+		return 0
+	}
+	return float64(hwm) / 1024
+}
+
+// printJSON prints a run's result as indented JSON (--json).
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
 
 // procStatusKB reads a "Name:   123 kB" line of /proc/PID/status.
 func procStatusKB(pid int, name string) (int64, error) {

@@ -62,16 +62,9 @@ func loadStats(ctx context.Context, o loadOptions, svc *loadService, stdout io.W
 	if err != nil {
 		return err
 	}
-	res.Service = svc.base
-	if svc.pid != 0 {
-		if hwm, err := procStatusKB(svc.pid, "VmHWM"); err == nil {
-			res.PeakRSSMB = float64(hwm) / 1024
-		}
-	}
+	res.Service, res.PeakRSSMB = svc.base, peakRSSMB(svc.pid)
 	if o.jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := printJSON(stdout, res); err != nil {
 			return err
 		}
 	} else {
