@@ -897,8 +897,8 @@ func (s *Store) Leaderboard(ctx context.Context, a ledger.Actor, by string, f le
 	moneyWhere := filterSQL(f, "", &moneyArgs)
 	var live rollup
 	b := &pgx.Batch{}
-	// Numerators are summed per denominator in SQL and the few sums added
-	// exactly here (rat_sum, an SQL aggregate, costs ~30 µs a row).
+	// Numerators are summed per denominator in SQL; the few sums per
+	// player are added exactly here.
 	b.Queue(`
 		SELECT player_id, den, sum(num)::bigint, sum(hands)::int, sum(won)::int, (count(*) FILTER (WHERE hands > 0))::int
 		FROM stat_sessions WHERE club_id = $1`+pointsWhere+`
