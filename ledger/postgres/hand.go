@@ -19,6 +19,9 @@ import (
 func (s *Store) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHand, idem *ledger.Idempotency) (ledger.Hand, bool, error) {
 	var h ledger.Hand
 	var replayed bool
+	if err := s.numberTaken(ctx, a.ClubID, nh, idem); err != nil {
+		return h, false, err
+	}
 	err := s.tx(ctx, func(tx pgx.Tx) error {
 		ref, err := claim(ctx, tx, a.ClubID, idem, "hand")
 		if err != nil {
@@ -73,8 +76,37 @@ func (s *Store) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHan
 	return h, replayed, err
 }
 
+// numberTaken is the 409 of a phone that lost the race for a hand
+// number, in one round trip before any transaction or lock: at a hot table
+// most requests are such losers. A request whose Idempotency-Key is
+// already stored goes on to its replay; the hand and its key are committed
+// together, so one snapshot never shows the number taken by this very key
+// without the key. A missing table is left to the transaction to name.
+func (s *Store) numberTaken(ctx context.Context, clubID int64, nh ledger.NewHand, idem *ledger.Idempotency) error {
+	key := ""
+	if idem != nil {
+		key = idem.Key
+	}
+	var hands int
+	var known bool
+	err := s.pool.QueryRow(ctx, `
+		SELECT t.hands, EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = $1 AND k.key = $3)
+		FROM tables t WHERE t.club_id = $1 AND t.table_id = $2`, clubID, nh.TableID, key).Scan(&hands, &known)
+	if err == pgx.ErrNoRows {
+		return nil
+	}
+	if err != nil {
+		return mapError(err)
+	}
+	if nh.Number <= hands && !known {
+		return numberConflict(nh, hands)
+	}
+	return nil
+}
+
 // checkNumber refuses a hand whose number is already taken, reading the
-// table without its lock; RecordHand checks again under the lock.
+// table without its lock, after the Idempotency-Key's claim; RecordHand
+// checks again under the lock.
 func checkNumber(ctx context.Context, tx pgx.Tx, clubID int64, nh ledger.NewHand) error {
 	var hands int
 	err := tx.QueryRow(ctx, `SELECT hands FROM tables WHERE club_id = $1 AND table_id = $2`, clubID, nh.TableID).Scan(&hands)

@@ -68,6 +68,43 @@ func (f fixture) record(t *testing.T, number int, idem *ledger.Idempotency) (led
 	}, idem)
 }
 
+// TestLateRetryReplaysAfterTheNumberMovedOn: a phone whose answer to hand
+// 1 was lost retries after hand 2 is recorded. Its key gets the replay of
+// its hand, not a 409; a new key for number 1 gets the 409 naming 3; the
+// same key with other facts is refused as a reused key; a missing table is
+// named. Nothing new is stored by any of them.
+func TestLateRetryReplaysAfterTheNumberMovedOn(t *testing.T) {
+	f := newFixture(t)
+	first := &ledger.Idempotency{Key: "phone-a-hand-1", Hash: []byte("body of hand 1")}
+	h1, _, err := f.record(t, 1, first)
+	must(t, err)
+	_, _, err = f.record(t, 2, &ledger.Idempotency{Key: "phone-b-hand-2", Hash: []byte("body of hand 2")})
+	must(t, err)
+
+	again, replayed, err := f.record(t, 1, first)
+	if err != nil || !replayed || again.ID != h1.ID {
+		t.Errorf("late retry of hand 1: hand %d, replayed %v, %v; want hand %d replayed", again.ID, replayed, err, h1.ID)
+	}
+	_, _, err = f.record(t, 1, &ledger.Idempotency{Key: "phone-c-hand-1", Hash: []byte("body of hand 1")})
+	var le *ledger.Error
+	if !errors.As(err, &le) || le.Code != ledger.ECONFLICT || le.Extra["next_number"] != 3 {
+		t.Errorf("a new key for a taken number: %v, want a conflict naming next number 3", err)
+	}
+	_, _, err = f.record(t, 1, &ledger.Idempotency{Key: "phone-a-hand-1", Hash: []byte("other facts")})
+	if ledger.ErrorCode(err) != ledger.EIDEMPOTENCY {
+		t.Errorf("the same key with other facts: %v, want %s", err, ledger.EIDEMPOTENCY)
+	}
+	_, _, err = f.store.RecordHand(context.Background(), f.actor, ledger.NewHand{TableID: 999999, SessionID: f.session.ID, Number: 1, Facts: f.exampleA()}, nil)
+	if ledger.ErrorCode(err) != ledger.ENOTFOUND {
+		t.Errorf("a missing table: %v, want %s", err, ledger.ENOTFOUND)
+	}
+	var hands int
+	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands`).Scan(&hands))
+	if hands != 2 {
+		t.Errorf("%d hands stored, want 2", hands)
+	}
+}
+
 func TestRecordHandStoresEntriesAndTotals(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()

@@ -1,11 +1,11 @@
 -- One hand write of stichbuch, statement for statement, for pgbench: the
--- API's key lookup (api/auth.go, Store.Authenticate) and RecordHand's
--- transaction (ledger/postgres/hand.go, idempotency.go): the advisory lock
--- on the Idempotency-Key, the key lookup, the table row FOR UPDATE, the
--- session, then in one round trip (a pipeline, as pgx's batch) the hand
--- with its entries, both running totals through rat_add and the table's
--- new hand count and state, the statistics, the idempotency row, the
--- change (last) and COMMIT. The same
+-- API's key lookup (api/auth.go, Store.Authenticate), RecordHand's number
+-- check before the transaction, and its transaction (ledger/postgres/hand.go,
+-- idempotency.go): the advisory lock on the Idempotency-Key, the key
+-- lookup, the table row FOR UPDATE, the session, then in one round trip (a
+-- pipeline, as pgx's batch) the hand with its entries, both running totals
+-- through rat_add and the table's new hand count and state, the
+-- statistics, the idempotency row, the change (last) and COMMIT. The same
 -- tables, indexes, triggers and foreign keys; what the Go service adds on
 -- top is HTTP, JSON, validation and scoring.
 --
@@ -27,6 +27,11 @@
 
 SELECT role, secret_hash FROM api_keys
 WHERE club_id = :club AND key_id = :key AND revoked_at IS NULL;
+
+-- The number, before any transaction (a phone that lost the race gets its
+-- 409 here; a stored Idempotency-Key goes on to its replay).
+SELECT t.hands, EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = :club AND k.key = 'load-pgbench-' || :idem::text)
+FROM tables t WHERE t.club_id = :club AND t.table_id = :tid;
 
 BEGIN;
 SELECT pg_advisory_xact_lock(hashtextextended(:club::bigint::text || ':' || ('load-pgbench-' || :idem::text), 0));
