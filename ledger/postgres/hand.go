@@ -13,9 +13,12 @@ import (
 
 // RecordHand scores and stores one hand in one transaction: the hand row,
 // one entry per player, the running totals of table and session, and the
-// table's new state and hand count. The table row is locked first, so hands
-// of one table are numbered 1, 2, 3 … with no gap and no duplicate; a
-// request expecting another number is ECONFLICT naming the current one.
+// table's new state and hand count, the statistics, the Idempotency-Key and
+// the change. The table row is locked first, so hands of one table are
+// numbered 1, 2, 3 … with no gap and no duplicate; a request expecting
+// another number is ECONFLICT naming the current one. The transaction
+// takes six round trips: BEGIN, the key's claim, the table's lock with the
+// session, the hand, the rest, COMMIT.
 func (s *Store) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHand, idem *ledger.Idempotency) (ledger.Hand, bool, error) {
 	var h ledger.Hand
 	var replayed bool
@@ -32,21 +35,8 @@ func (s *Store) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHan
 			h, err = findHand(ctx, tx, selectHand+` WHERE h.club_id = $1 AND h.hand_id = $2`, a.ClubID, ref)
 			return err
 		}
-		// A phone that lost the race for this number learns it without
-		// queueing behind the winner's lock.
-		if err := checkNumber(ctx, tx, a.ClubID, nh); err != nil {
-			return err
-		}
-		t, err := lockTable(ctx, tx, a.ClubID, nh.TableID)
+		t, sess, err := lockTableAndSession(ctx, tx, a.ClubID, nh)
 		if err != nil {
-			return err
-		}
-		sess, err := findSession(ctx, tx, a.ClubID, nh.SessionID)
-		if ledger.ErrorCode(err) == ledger.ENOTFOUND || err == nil && sess.TableID != t.ID {
-			return ledger.Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
-		}
-		if err != nil {
-			// A lost connection is the database's trouble, not the client's.
 			return err
 		}
 		if !sess.Open() {
@@ -63,15 +53,20 @@ func (s *Store) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHan
 		if err != nil {
 			return err
 		}
-		if err := indexHand(ctx, tx, a.ClubID, h, sess.Date); err != nil {
-			return err
-		}
-		if err := remember(ctx, tx, a.ClubID, idem, "hand", h.ID); err != nil {
-			return err
-		}
-		// Last, so the club's change counter is held only through the commit.
-		return recordChange(ctx, tx, a.ClubID, change{kind: ledger.ChangeHandRecorded, tableID: &t.ID, sessionID: &sess.ID,
+		// The statistics, the key and the change in one round trip; the
+		// change last, so the club's counter is held only through the commit.
+		b := &pgx.Batch{}
+		live := queueStatHands(b, a.ClubID, h, sess.Date)
+		queueRemember(b, a.ClubID, idem, "hand", h.ID)
+		queueChange(b, a.ClubID, change{kind: ledger.ChangeHandRecorded, tableID: &t.ID, sessionID: &sess.ID,
 			number: &nh.Number, data: map[string]any{"revision": 1}})
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		if !*live {
+			return rebuildSession(ctx, tx, a.ClubID, sess.ID)
+		}
+		return nil
 	})
 	return h, replayed, err
 }
@@ -104,21 +99,6 @@ func (s *Store) numberTaken(ctx context.Context, clubID int64, nh ledger.NewHand
 	return nil
 }
 
-// checkNumber refuses a hand whose number is already taken, reading the
-// table without its lock, after the Idempotency-Key's claim; RecordHand
-// checks again under the lock.
-func checkNumber(ctx context.Context, tx pgx.Tx, clubID int64, nh ledger.NewHand) error {
-	var hands int
-	err := tx.QueryRow(ctx, `SELECT hands FROM tables WHERE club_id = $1 AND table_id = $2`, clubID, nh.TableID).Scan(&hands)
-	if err != nil {
-		return notFound(err, "table %d", nh.TableID)
-	}
-	if nh.Number <= hands {
-		return numberConflict(nh, hands)
-	}
-	return nil
-}
-
 // numberConflict is the 409 of a hand that expects another number than the
 // table's next, naming the one to record.
 func numberConflict(nh ledger.NewHand, hands int) error {
@@ -134,6 +114,39 @@ func lockTable(ctx context.Context, tx pgx.Tx, clubID, id int64) (ledger.Table, 
 	var t ledger.Table
 	err := scanTable(tx.QueryRow(ctx, selectTable+` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`, clubID, id), &t)
 	return t, notFound(err, "table %d", id)
+}
+
+// lockTableAndSession locks the hand's table, as lockTable, and reads its
+// session in the same round trip: the session's read starts only once the
+// lock is granted, so it sees a close committed by whoever held the lock.
+// A session that is missing or of another table is EINVALID.
+func lockTableAndSession(ctx context.Context, tx pgx.Tx, clubID int64, nh ledger.NewHand) (ledger.Table, ledger.Session, error) {
+	var t ledger.Table
+	var sess ledger.Session
+	var tableErr, sessErr error
+	b := &pgx.Batch{}
+	b.Queue(selectTable+` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`, clubID, nh.TableID).QueryRow(func(row pgx.Row) error {
+		if tableErr = scanTable(row, &t); tableErr == pgx.ErrNoRows {
+			return nil
+		}
+		return tableErr
+	})
+	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, clubID, nh.SessionID).QueryRow(func(row pgx.Row) error {
+		if sessErr = scanSession(row, &sess); sessErr == pgx.ErrNoRows {
+			return nil
+		}
+		return sessErr
+	})
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return t, sess, err
+	}
+	if tableErr != nil {
+		return t, sess, notFound(tableErr, "table %d", nh.TableID)
+	}
+	if sessErr != nil || sess.TableID != t.ID {
+		return t, sess, ledger.Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
+	}
+	return t, sess, nil
 }
 
 // storedResult is the part of a score.Result kept in hands.result; the

@@ -111,13 +111,25 @@ func indexHand(ctx context.Context, tx pgx.Tx, clubID int64, h ledger.Hand, date
 // session, its stat_open row. It reports whether the session's figures are
 // read live (open, or listed in stat_open); if not, the caller owes the
 // session's rollups a rebuild.
-func writeStatHands(ctx context.Context, tx pgx.Tx, clubID int64, h ledger.Hand, date string) (live bool, err error) {
+func writeStatHands(ctx context.Context, tx pgx.Tx, clubID int64, h ledger.Hand, date string) (bool, error) {
+	b := &pgx.Batch{}
+	live := queueStatHands(b, clubID, h, date)
+	err := tx.SendBatch(ctx, b).Close()
+	return *live, err
+}
+
+// queueStatHands adds writeStatHands' statements to a batch, so a caller
+// can send them in the same round trip as its own. Once the batch has run,
+// the returned flag tells whether the session's figures are read live.
+func queueStatHands(b *pgx.Batch, clubID int64, h ledger.Hand, date string) *bool {
+	live := new(bool)
+	*live = true
 	if h.Void {
-		return true, nil
+		return live
 	}
 	stats := handStats(h.Result)
 	if len(stats) == 0 {
-		return true, nil
+		return live
 	}
 	n := len(stats)
 	players, nums, dens := make([]int64, n), make([]int64, n), make([]int64, n)
@@ -132,7 +144,6 @@ func writeStatHands(ctx context.Context, tx pgx.Tx, clubID int64, h ledger.Hand,
 			ckPlayers, ckKeys, ckCounts = append(ckPlayers, hs.player), append(ckKeys, key), append(ckCounts, hs.counts[k])
 		}
 	}
-	b := &pgx.Batch{}
 	b.Queue(`
 		INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
 		                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
@@ -156,9 +167,8 @@ func writeStatHands(ctx context.Context, tx pgx.Tx, clubID int64, h ledger.Hand,
 		)
 		SELECT coalesce((SELECT open FROM s), false)
 		    OR EXISTS (SELECT 1 FROM stat_open WHERE club_id = $1 AND session_id = $2)`,
-		clubID, h.SessionID, h.TableID, h.Game, date).QueryRow(func(row pgx.Row) error { return row.Scan(&live) })
-	err = tx.SendBatch(ctx, b).Close()
-	return live, err
+		clubID, h.SessionID, h.TableID, h.Game, date).QueryRow(func(row pgx.Row) error { return row.Scan(live) })
+	return live
 }
 
 // unindexHand removes exactly what indexHand added for hand h: its

@@ -1,11 +1,11 @@
 -- One hand write of stichbuch, statement for statement, for pgbench: the
 -- API's key lookup (api/auth.go, Store.Authenticate), RecordHand's number
 -- check before the transaction, and its transaction (ledger/postgres/hand.go,
--- idempotency.go): the advisory lock on the Idempotency-Key, the key
--- lookup, the table row FOR UPDATE, the session, then in one round trip (a
--- pipeline, as pgx's batch) the hand with its entries, both running totals
--- through rat_add and the table's new hand count and state, the
--- statistics, the idempotency row, the change (last) and COMMIT. The same
+-- idempotency.go) in the same round trips (pipelines, as pgx's batches):
+-- the advisory lock on the Idempotency-Key with the key's lookup; the table
+-- row FOR UPDATE with the session; the hand with its entries, both running
+-- totals through rat_add and the table's new hand count and state; the
+-- statistics, the idempotency row and the change (last); COMMIT. The same
 -- tables, indexes, triggers and foreign keys; what the Go service adds on
 -- top is HTTP, JSON, validation and scoring.
 --
@@ -34,19 +34,23 @@ SELECT t.hands, EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = :club
 FROM tables t WHERE t.club_id = :club AND t.table_id = :tid;
 
 BEGIN;
+-- The key's claim, one round trip: the lookup runs once the lock is granted.
+\startpipeline
 SELECT pg_advisory_xact_lock(hashtextextended(:club::bigint::text || ':' || ('load-pgbench-' || :idem::text), 0));
 SELECT request_hash, kind, ref_id FROM idempotency_keys
 WHERE club_id = :club AND key = 'load-pgbench-' || :idem::text;
--- The number, read without the lock (a stale phone gets its 409 here).
-SELECT hands FROM tables WHERE club_id = :club AND table_id = :tid;
+\endpipeline
+-- The table's lock, then the session and the hand in one pipeline: the
+-- service reads the session in the lock's round trip, but pgbench allows no
+-- \gset inside a pipeline; the work and the round trips are the same.
 SELECT table_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents, hands + 1 AS number, state, created_at
 FROM tables WHERE club_id = :club AND table_id = :tid FOR UPDATE \gset t_
+
+\startpipeline
 SELECT s.session_id, s.table_id, to_char(s.date, 'YYYY-MM-DD'), s.opened_at, s.closed_at,
        ARRAY(SELECT player_id FROM session_players sp
              WHERE sp.club_id = s.club_id AND sp.session_id = s.session_id ORDER BY seat)
 FROM sessions s WHERE s.club_id = :club AND s.session_id = :sid;
-
-\startpipeline
 WITH h AS (
     INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by)
     VALUES (:club, :tid, :sid, :t_number, :t_game, :t_rules,
@@ -78,9 +82,11 @@ UPDATE tables SET hands = :t_number,
 WHERE club_id = :club AND table_id = :tid;
 \endpipeline
 
--- The hand's statistics (ledger/postgres/stats.go indexHand), one round trip:
--- its stat_hands rows and its open session's stat_open row. The rollups are
--- written once per session, at its settlement, not per hand.
+-- The rest in one round trip: the hand's statistics (ledger/postgres/stats.go
+-- queueStatHands: its stat_hands rows and its open session's stat_open row;
+-- the rollups are written once per session, at its settlement), the
+-- Idempotency-Key, and the change last: the club's counter is held only
+-- through the commit.
 \startpipeline
 INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
                         num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
@@ -101,14 +107,12 @@ WITH s AS (
 )
 SELECT coalesce((SELECT open FROM s), false)
     OR EXISTS (SELECT 1 FROM stat_open WHERE club_id = :club AND session_id = :sid);
-\endpipeline
-
 INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
 VALUES (:club, 'load-pgbench-' || :idem::text,
     '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea, 'hand', currval('hands_hand_id_seq'));
--- The change, last: the club's counter is held only through the commit.
 WITH c AS (UPDATE clubs SET change_seq = change_seq + 1 WHERE club_id = :club RETURNING change_seq)
 INSERT INTO changes (club_id, seq, kind, table_id, session_id, number, data)
 SELECT :club, c.change_seq, 'hand_recorded', :tid, :sid, :t_number, '{"revision": 1}' FROM c
 RETURNING seq, pg_notify('stichbuch_changes', :club::text || ':' || seq);
+\endpipeline
 COMMIT;
