@@ -110,9 +110,13 @@ func numberConflict(nh ledger.NewHand, hands int) error {
 	}
 }
 
+// lockTableSQL reads a table ($1 club, $2 table) and locks its row until
+// the transaction ends: every write of the table's hands takes it first.
+const lockTableSQL = selectTable + ` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`
+
 func lockTable(ctx context.Context, tx pgx.Tx, clubID, id int64) (ledger.Table, error) {
 	var t ledger.Table
-	err := scanTable(tx.QueryRow(ctx, selectTable+` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`, clubID, id), &t)
+	err := scanTable(tx.QueryRow(ctx, lockTableSQL, clubID, id), &t)
 	return t, notFound(err, "table %d", id)
 }
 
@@ -125,7 +129,7 @@ func lockTableAndSession(ctx context.Context, tx pgx.Tx, clubID int64, nh ledger
 	var sess ledger.Session
 	var tableErr, sessErr error
 	b := &pgx.Batch{}
-	b.Queue(selectTable+` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`, clubID, nh.TableID).QueryRow(func(row pgx.Row) error {
+	b.Queue(lockTableSQL, clubID, nh.TableID).QueryRow(func(row pgx.Row) error {
 		if tableErr = scanTable(row, &t); tableErr == pgx.ErrNoRows {
 			return nil
 		}
