@@ -17,8 +17,8 @@ import (
 // the change. The table row is locked first, so hands of one table are
 // numbered 1, 2, 3 … with no gap and no duplicate; a request expecting
 // another number is ECONFLICT naming the current one. The transaction
-// takes six round trips: BEGIN, the key's claim, the table's lock with the
-// session, the hand, the rest, COMMIT.
+// takes at most six round trips: BEGIN, the key's claim (with a key), the
+// table's lock with the session, the hand, the rest, COMMIT.
 func (s *Store) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHand, idem *ledger.Idempotency) (ledger.Hand, bool, error) {
 	var h ledger.Hand
 	var replayed bool
