@@ -272,18 +272,22 @@ func TestChangeFeedUnderConcurrentWriters(t *testing.T) {
 		defer close(readerDone)
 		var after int64
 		for {
+			// Whether the writers were done before this read began: only
+			// then does an empty page mean the feed is read to its end.
+			finished := false
+			select {
+			case <-done:
+				finished = true
+			default:
+			}
 			page := e.must(200, "GET", fmt.Sprintf("/v1/changes?after=%d&limit=1000", after), e.admin, nil)
 			for _, c := range page["changes"].([]any) {
 				seq := int64(c.(map[string]any)["seq"].(float64))
 				seen = append(seen, seq)
 				after = seq
 			}
-			select {
-			case <-done:
-				if len(page["changes"].([]any)) == 0 {
-					return
-				}
-			default:
+			if finished && len(page["changes"].([]any)) == 0 {
+				return
 			}
 		}
 	}()
