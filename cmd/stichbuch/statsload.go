@@ -24,6 +24,9 @@ type statsQuery struct {
 	// path gives the request of the i-th call: players rotate, and the
 	// leaderboard rotates its orders.
 	path func(i int) string
+	// firstPass is how many calls (0, 1, …) the cold first pass makes: one
+	// per player, or one per leaderboard order.
+	firstPass int
 }
 
 // statsResult is what a stats run measured; --json prints it as is.
@@ -92,11 +95,13 @@ func (c *loadClient) statsRun(ctx context.Context, o loadOptions) (*statsResult,
 	year := "&from=" + from + "&to=" + to
 	orders := []string{"points", "points_per_hand", "money", "win_rate"}
 	queries := []statsQuery{
-		{Name: "player lifetime", path: func(i int) string { return fmt.Sprintf("/v1/stats/players/%d", players[i%len(players)]) }},
-		{Name: "one-year leaderboard", path: func(i int) string {
+		{Name: "player lifetime", firstPass: len(players), path: func(i int) string {
+			return fmt.Sprintf("/v1/stats/players/%d", players[i%len(players)])
+		}},
+		{Name: "one-year leaderboard", firstPass: len(orders), path: func(i int) string {
 			return "/v1/stats/leaderboard?by=" + orders[i%len(orders)] + year
 		}},
-		{Name: "partner table", path: func(i int) string {
+		{Name: "partner table", firstPass: len(players), path: func(i int) string {
 			return fmt.Sprintf("/v1/stats/players/%d/partners", players[i%len(players)])
 		}},
 	}
@@ -106,11 +111,7 @@ func (c *loadClient) statsRun(ctx context.Context, o loadOptions) (*statsResult,
 	// every leaderboard order, one request at a time.
 	cold := make([][]time.Duration, len(queries))
 	for q, query := range queries {
-		n := len(players)
-		if q == 1 {
-			n = len(orders)
-		}
-		for i := range n {
+		for i := range query.firstPass {
 			d, status, err := c.statsGet(ctx, query.path(i))
 			if err != nil {
 				return nil, err
