@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 type env struct {
 	t      testing.TB
 	server *api.Server
-	store  *postgres.Store
+	store  *ledger.Service
 	router routers.Router
 	admin  string
 	url    string // the test database, for a second instance
@@ -44,7 +45,7 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	store := postgres.New(pool)
+	store := postgres.New(pool).Service()
 	srv, err := api.New(store, slog.New(slog.DiscardHandler), api.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +54,7 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, secret, err := store.CreateClub(context.Background(), "Doko-Club Eichel", "Europe/Berlin")
+	_, secret, err := store.CreateClub(context.Background(), ledger.NewClub{Name: "Doko-Club Eichel", TimeZone: "Europe/Berlin"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +378,7 @@ func TestKeysRolesAndClubs(t *testing.T) {
 	e.must(201, "POST", ev.hands(), scorer, ev.hand(1))
 
 	// Another club's admin sees nothing of this club: 404, not 403.
-	_, other, err := e.store.CreateClub(context.Background(), "Skatfreunde Nord", "")
+	_, other, err := e.store.CreateClub(context.Background(), ledger.NewClub{Name: "Skatfreunde Nord", TimeZone: ""})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func (s *Server) auth(need ledger.Role) echo.MiddlewareFunc {
 			if !ok || token == "" {
 				return ledger.Errorf(ledger.EUNAUTHORIZED, "send the club's API key as `Authorization: Bearer <key>`")
 			}
-			actor, err := s.store.Authenticate(c.Request().Context(), strings.TrimSpace(token))
+			actor, err := s.svc.Authenticate(c.Request().Context(), strings.TrimSpace(token))
 			if err != nil {
 				return err
 			}

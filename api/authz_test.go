@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/ledger"
 )
 
 // route is one operation of the contract in the authorization matrix: who
@@ -37,7 +38,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	revoked := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "admin"})
 	e.must(200, "POST", fmt.Sprintf("/v1/keys/%v/revoke", revoked["id"]), e.admin, nil)
-	_, other, err := e.store.CreateClub(context.Background(), "Fremder Club", "")
+	_, other, err := e.store.CreateClub(context.Background(), ledger.NewClub{Name: "Fremder Club", TimeZone: ""})
 	if err != nil {
 		t.Fatal(err)
 	}

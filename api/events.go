@@ -31,7 +31,7 @@ func (s *Server) streamEvents(tableScoped bool) echo.HandlerFunc {
 			if tableID, err = pathID(c, "tableID"); err != nil {
 				return err
 			}
-			if _, err := s.store.FindTable(ctx, a, tableID); err != nil {
+			if _, err := s.svc.FindTable(ctx, a, tableID); err != nil {
 				return err
 			}
 		}
@@ -83,7 +83,7 @@ func (s *Server) resumeFrom(c echo.Context, a ledger.Actor) (int64, error) {
 		v = c.QueryParam("after")
 	}
 	if v == "" {
-		return s.store.ChangeHead(c.Request().Context(), a)
+		return s.svc.ChangeHead(c.Request().Context(), a)
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {
@@ -97,7 +97,7 @@ func (s *Server) resumeFrom(c echo.Context, a ledger.Actor) (int64, error) {
 func (s *Server) sendChanges(c echo.Context, a ledger.Actor, tableID, after int64) (int64, error) {
 	ctx := c.Request().Context()
 	for {
-		list, err := s.store.Changes(ctx, a, after, 100, tableID)
+		list, err := s.svc.Changes(ctx, a, after, 100, tableID)
 		if err != nil {
 			return after, err
 		}
@@ -134,13 +134,13 @@ func (s *Server) eventData(c echo.Context, a ledger.Actor, ch ledger.Change) eve
 		return ev
 	}
 	ctx := c.Request().Context()
-	if h, err := s.store.FindHand(ctx, a, *ch.TableID, *ch.Number); err == nil {
+	if h, err := s.svc.FindHand(ctx, a, *ch.TableID, *ch.Number); err == nil {
 		ev.Hand = &h
 	}
-	if st, err := s.store.TableStandings(ctx, a, *ch.TableID); err == nil {
+	if st, err := s.svc.TableStandings(ctx, a, *ch.TableID); err == nil {
 		ev.Standings = st
 	}
-	if t, err := s.store.FindTable(ctx, a, *ch.TableID); err == nil {
+	if t, err := s.svc.FindTable(ctx, a, *ch.TableID); err == nil {
 		ev.State = t.State
 	}
 	return ev

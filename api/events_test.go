@@ -103,7 +103,7 @@ func TestEventsAcrossInstances(t *testing.T) {
 	}
 	defer poolA.Close()
 	log := slog.New(slog.DiscardHandler)
-	a, err := api.New(postgres.New(poolA), log, api.Config{Notifier: postgres.Listen(ctx, poolA, log)})
+	a, err := api.New(postgres.New(poolA).Service(), log, api.Config{Notifier: postgres.Listen(ctx, poolA, log)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,8 +105,7 @@ func contractError(err error) error {
 		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than the limit")
 	}
 	if reqErr.Parameter != nil && reqErr.Parameter.Name == "If-Match" && errors.Is(reqErr.Err, openapi3filter.ErrInvalidRequired) {
-		_, err := ifMatchRevision("")
-		return err // 428: a correction must name the revision it corrects
+		return ledger.RevisionRequired() // 428: a correction must name the revision it corrects
 	}
 	var schemaErr *openapi3.SchemaError
 	if errors.As(reqErr.Err, &schemaErr) {

@@ -28,7 +28,7 @@ var errBodyTooLarge = errors.New("request body too large")
 
 // Server is the HTTP API over a ledger store.
 type Server struct {
-	store   ledger.Store
+	svc     *ledger.Service
 	log     *slog.Logger
 	echo    *echo.Echo
 	router  routers.Router
@@ -53,8 +53,9 @@ type Config struct {
 // score app at a table sends, low enough to stop a runaway client.
 var DefaultConfig = Config{RateLimit: 50}
 
-// New builds the API over store. It fails only if openapi.yaml is broken.
-func New(store ledger.Store, log *slog.Logger, cfg Config) (*Server, error) {
+// New builds the API over the ledger's use-cases. It fails only if
+// openapi.yaml is broken.
+func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	_, router, err := LoadSpec()
 	if err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func New(store ledger.Store, log *slog.Logger, cfg Config) (*Server, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(log)
-	s := &Server{store: store, log: log, echo: e, router: router, now: time.Now, notifier: cfg.Notifier}
+	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, notifier: cfg.Notifier}
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,

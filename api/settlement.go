@@ -17,7 +17,7 @@ func (s *Server) getSettlement(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.store.FindSettlement(c.Request().Context(), actorOf(c), id)
+	st, err := s.svc.FindSettlement(c.Request().Context(), actorOf(c), id)
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func (s *Server) markTransferPaid(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.MarkTransferPaid(c.Request().Context(), actorOf(c), id)
+	t, err := s.svc.MarkTransferPaid(c.Request().Context(), actorOf(c), id)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (s *Server) markTransferPaid(c echo.Context) error {
 }
 
 func (s *Server) getKitty(c echo.Context) error {
-	k, err := s.store.Kitty(c.Request().Context(), actorOf(c))
+	k, err := s.svc.Kitty(c.Request().Context(), actorOf(c))
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (s *Server) bookKitty(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, replayed, err := s.store.BookKitty(c.Request().Context(), actorOf(c), in.Cents, in.Note, idempotency(c, body))
+	b, replayed, err := s.svc.BookKitty(c.Request().Context(), actorOf(c), in.Cents, in.Note, idempotency(c, body))
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (s *Server) sessionReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.store.Report(c.Request().Context(), actorOf(c), id)
+	r, err := s.svc.Report(c.Request().Context(), actorOf(c), id)
 	if err != nil {
 		return err
 	}
@@ -89,13 +89,13 @@ func (s *Server) eveningReport(c echo.Context) error {
 	}
 	date := c.QueryParam("date")
 	if date == "" {
-		club, err := s.store.FindClub(c.Request().Context(), actorOf(c))
+		club, err := s.svc.FindClub(c.Request().Context(), actorOf(c))
 		if err != nil {
 			return err
 		}
 		date = ledger.Today(s.now(), club.TimeZone)
 	}
-	r, err := s.store.EveningReport(c.Request().Context(), actorOf(c), date)
+	r, err := s.svc.EveningReport(c.Request().Context(), actorOf(c), date)
 	if err != nil {
 		return err
 	}

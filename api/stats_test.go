@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger"
 )
 
 // statsClub records a Doppelkopf evening of four hands (the first four of
@@ -182,7 +184,7 @@ func TestPartnersLeaderboardAndSeriesThroughTheAPI(t *testing.T) {
 
 func TestStatsOfAnotherClubAreNotFound(t *testing.T) {
 	c := newStatsClub(t)
-	_, other, err := c.e.store.CreateClub(t.Context(), "Skatfreunde Nord", "")
+	_, other, err := c.e.store.CreateClub(t.Context(), ledger.NewClub{Name: "Skatfreunde Nord"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,11 @@
 package ledger
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -40,35 +44,6 @@ type Revision struct {
 	CausedBy   int             `json:"caused_by,omitempty"` // the hand whose correction made it
 	RecordedBy int64           `json:"recorded_by"`
 	RecordedAt time.Time       `json:"recorded_at"`
-}
-
-// Change is one entry of a club's change feed, numbered gap-free in commit
-// order.
-type Change struct {
-	Seq       int64           `json:"seq"`
-	Kind      string          `json:"kind"`
-	TableID   *int64          `json:"table_id,omitempty"`
-	SessionID *int64          `json:"session_id,omitempty"`
-	Number    *int            `json:"number,omitempty"`
-	Data      json.RawMessage `json:"data"`
-	CreatedAt time.Time       `json:"created_at"`
-}
-
-// The kinds of change in the feed.
-const (
-	ChangeHandRecorded  = "hand_recorded"
-	ChangeHandCorrected = "hand_corrected"
-	ChangeSessionOpened = "session_opened"
-	ChangeSessionClosed = "session_closed"
-	ChangeSettlement    = "settlement"
-	ChangeKittyBooking  = "kitty_booking"
-)
-
-// Notifier tells subscribers that a club has new changes, whichever
-// instance of the service wrote them. A subscriber reads the feed itself;
-// a notification only says "look again".
-type Notifier interface {
-	Subscribe(clubID int64) (changes <-chan int64, cancel func())
 }
 
 // RescoreHand scores facts as hand h of session s from state, under the
@@ -134,4 +109,179 @@ func PointDiffs(previous, next score.Result) []score.PlayerPoints {
 		}
 	}
 	return out
+}
+
+// Validate refuses a correction that names no revision (EPRECONDREQ: a
+// stale correction could overwrite a newer one), gives no reason, or
+// neither new facts nor a void.
+func (c *Correction) Validate() error {
+	if c.Revision < 1 {
+		return RevisionRequired()
+	}
+	c.Reason = strings.TrimSpace(c.Reason)
+	if err := CheckName("reason", c.Reason, MaxReasonLen); err != nil {
+		return err
+	}
+	if !c.Void && len(c.Facts) == 0 {
+		return Invalid("facts", "give the corrected facts, or void the hand")
+	}
+	return nil
+}
+
+// RevisionRequired is the refusal of a correction that names no revision.
+func RevisionRequired() *Error {
+	return &Error{Code: EPRECONDREQ, Message: "send If-Match with the hand's current revision (its ETag) so a stale correction cannot overwrite a newer one",
+		Field: "If-Match", Rule: "is required"}
+}
+
+// CorrectHand records new facts for a past hand (or voids it) as a new
+// revision, re-derives the table's state from that hand on, re-scores every
+// later hand under the rule set it was played with, and appends a revision
+// and difference entries for each hand whose score or state changed. It
+// stops early once a re-scored hand leaves the state as it was. Closed
+// sessions whose hands changed get a new settlement version; a hand of a
+// closed session needs an admin. Nothing is updated or deleted but the
+// running totals and the table's current state.
+func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *Idempotency) (CorrectionResult, bool, error) {
+	if err := c.Validate(); err != nil {
+		return CorrectionResult{}, false, err
+	}
+	var out CorrectionResult
+	var replayed bool
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		ref, err := claim(ctx, tx, idem, KindCorrection)
+		if err != nil {
+			return err
+		}
+		if ref != 0 {
+			replayed = true
+			out.Hand, err = tx.Hand(ctx, ref)
+			return err
+		}
+		t, err := tx.LockTable(ctx, c.TableID)
+		if err != nil {
+			return err
+		}
+		if out, err = correct(ctx, tx, a, t, c); err != nil {
+			return err
+		}
+		return remember(ctx, tx, idem, KindCorrection, out.Hand.ID)
+	})
+	return out, replayed, err
+}
+
+// correct does the work of CorrectHand on a locked table.
+func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (CorrectionResult, error) {
+	// From the hand before (its state is where re-scoring starts) to the last.
+	hands, err := tx.HandsAfter(ctx, t.ID, c.Number-2)
+	if err != nil {
+		return CorrectionResult{}, err
+	}
+	if len(hands) == 0 || (c.Number > 1 && hands[0].Number != c.Number-1) || hands[len(hands)-1].Number < c.Number {
+		return CorrectionResult{}, Errorf(ENOTFOUND, "hand %d of table %d not found", c.Number, t.ID)
+	}
+	stateBefore := json.RawMessage(`{}`)
+	if hands[0].Number == c.Number-1 {
+		stateBefore = hands[0].Result.State
+		hands = hands[1:]
+	}
+	target := hands[0]
+	if c.Revision != target.Revision {
+		return CorrectionResult{}, &Error{Code: EPRECONDITION,
+			Message: fmt.Sprintf("hand %d is at revision %d, not %d: read it again before correcting it", c.Number, target.Revision, c.Revision),
+			Extra:   map[string]any{"current_revision": target.Revision}}
+	}
+	sessions := sessionCache{tx: tx, seen: map[int64]Session{}}
+	first, err := sessions.get(ctx, target.SessionID)
+	if err != nil {
+		return CorrectionResult{}, err
+	}
+	if !first.Open() && !a.Role.Includes(RoleAdmin) {
+		return CorrectionResult{}, Errorf(EFORBIDDEN, "hand %d belongs to a closed session: only an admin may correct it", c.Number)
+	}
+
+	out := CorrectionResult{Rescored: []int{}, Settlements: []int64{}}
+	var changed []int64 // sessions whose hands changed, in order
+	for i, h := range hands {
+		sess, err := sessions.get(ctx, h.SessionID)
+		if err != nil {
+			return out, err
+		}
+		rev := RevisionRecord{Hand: h, Session: sess, Revision: h.Revision + 1, Facts: h.Facts, Void: h.Void,
+			Reason: fmt.Sprintf("neu berechnet nach Korrektur von Spiel %d", c.Number), CausedBy: c.Number, RecordedBy: a.KeyID}
+		if i == 0 {
+			rev.Void, rev.Reason = c.Void, c.Reason
+			if !c.Void {
+				rev.Facts = c.Facts
+			}
+		}
+		rev.Result, err = rescore(h, sess, stateBefore, rev.Facts, rev.Void)
+		if err != nil {
+			if i == 0 {
+				return out, err
+			}
+			return out, Invalid(fmt.Sprintf("hand %d", h.Number), "would no longer be valid after this correction: %v", AsError(err).Rule)
+		}
+		if i > 0 && SameOutcome(h.Result, rev.Result) {
+			break // the same state from here on: nothing later changes
+		}
+		rev.Diffs = PointDiffs(h.Result, rev.Result)
+		if !rev.Void {
+			rev.Stats = StatsOf(rev.Result)
+		}
+		rev.Change = NewChange{Kind: ChangeHandCorrected, TableID: &h.TableID, SessionID: &sess.ID, Number: &h.Number,
+			Data: map[string]any{"revision": rev.Revision, "void": rev.Void, "caused_by": c.Number}}
+		if err := tx.AppendRevision(ctx, rev); err != nil {
+			return out, err
+		}
+		if !slices.Contains(changed, sess.ID) {
+			changed = append(changed, sess.ID)
+		}
+		if i > 0 {
+			out.Rescored = append(out.Rescored, h.Number)
+		}
+		stateBefore = rev.Result.State
+		if i == len(hands)-1 {
+			if err := tx.SetTableState(ctx, t.ID, rev.Result.State); err != nil {
+				return out, err
+			}
+		}
+	}
+	for _, id := range changed {
+		sess := sessions.seen[id]
+		if sess.Open() {
+			continue
+		}
+		if err := settle(ctx, tx, a, sess); err != nil {
+			return out, err
+		}
+		out.Settlements = append(out.Settlements, id)
+	}
+	out.Hand, err = tx.Hand(ctx, target.ID)
+	return out, err
+}
+
+// sessionCache reads each session of a correction once.
+type sessionCache struct {
+	tx   TableTx
+	seen map[int64]Session
+}
+
+func (c sessionCache) get(ctx context.Context, id int64) (Session, error) {
+	if s, ok := c.seen[id]; ok {
+		return s, nil
+	}
+	s, err := c.tx.Session(ctx, id)
+	if err == nil {
+		c.seen[id] = s
+	}
+	return s, err
+}
+
+// rescore gives a hand's new result from the state before it.
+func rescore(h Hand, sess Session, stateBefore, facts json.RawMessage, void bool) (score.Result, error) {
+	if void {
+		return VoidResult(h.Result, stateBefore), nil
+	}
+	return RescoreHand(h, sess, stateBefore, facts)
 }

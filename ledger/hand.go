@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -159,4 +160,127 @@ func ZeroSumGames() []string {
 		}
 	}
 	return out
+}
+
+// Validate refuses a hand that names no session or a number below 1;
+// its facts are the engine's to judge.
+func (nh NewHand) Validate() error {
+	if nh.SessionID < 1 {
+		return Invalid("session_id", "must name the session, a positive id")
+	}
+	if nh.Number < 1 {
+		return Invalid("number", "must be the hand's number, from 1")
+	}
+	return nil
+}
+
+// RecordHand scores and stores one hand in one transaction: the hand, one
+// entry per player, the running totals of table and session, the table's
+// new state and hand count, the statistics, the Idempotency-Key and the
+// change. The table is locked first, so hands of one table are numbered
+// 1, 2, 3 … with no gap and no duplicate; a request expecting another
+// number is ECONFLICT naming the current one. The bool is true when an
+// earlier identical request is replayed.
+func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
+	if err := nh.Validate(); err != nil {
+		return Hand{}, false, err
+	}
+	if err := s.numberTaken(ctx, a.ClubID, nh, idem); err != nil {
+		return Hand{}, false, err
+	}
+	var h Hand
+	var replayed bool
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		ref, err := claim(ctx, tx, idem, KindHand)
+		if err != nil {
+			return err
+		}
+		if ref != 0 {
+			replayed = true
+			h, err = tx.Hand(ctx, ref)
+			return err
+		}
+		t, sess, found, err := tx.LockTableAndSession(ctx, nh.TableID, nh.SessionID)
+		if err != nil {
+			return err
+		}
+		if !found || sess.TableID != t.ID {
+			return Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
+		}
+		if !sess.Open() {
+			return Errorf(ECONFLICT, "session %d is closed; no more hands can be recorded in it", sess.ID)
+		}
+		if nh.Number != t.Hands+1 {
+			return numberConflict(nh, t.Hands)
+		}
+		res, err := ScoreHand(t, sess, nh.Facts)
+		if err != nil {
+			return err
+		}
+		h, err = tx.AppendHand(ctx, HandRecord{
+			Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
+			Stats: StatsOf(res), Idempotency: idem,
+			Change: NewChange{Kind: ChangeHandRecorded, TableID: &t.ID, SessionID: &sess.ID, Number: &nh.Number,
+				Data: map[string]any{"revision": 1}},
+		})
+		return err
+	})
+	return h, replayed, err
+}
+
+// numberTaken is the 409 of a phone that lost the race for a hand number,
+// from one read before any transaction or lock: at a hot table most
+// requests are such losers. A request whose Idempotency-Key is already
+// stored goes on to its replay; the hand and its key are committed
+// together, so one snapshot never shows the number taken by this very key
+// without the key. A missing table is left to the transaction to name.
+func (s *Service) numberTaken(ctx context.Context, clubID int64, nh NewHand, idem *Idempotency) error {
+	key := ""
+	if idem != nil {
+		key = idem.Key
+	}
+	hands, known, err := s.Hands.HandCount(ctx, clubID, nh.TableID, key)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if nh.Number <= hands && !known {
+		return numberConflict(nh, hands)
+	}
+	return nil
+}
+
+// numberConflict is the 409 of a hand that expects another number than the
+// table's next, naming the one to record.
+func numberConflict(nh NewHand, hands int) error {
+	return &Error{
+		Code:    ECONFLICT,
+		Message: fmt.Sprintf("hand %d of table %d is already recorded or out of order: the table has %d hands, the next is %d", nh.Number, nh.TableID, hands, hands+1),
+		Field:   "number", Rule: "must be the table's next hand number",
+		Extra: map[string]any{"current_number": hands, "next_number": hands + 1},
+	}
+}
+
+// FindHand returns hand number n of a table.
+func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (Hand, error) {
+	return s.Hands.FindHand(ctx, a.ClubID, tableID, n)
+}
+
+// ListHands returns a table's hands in order, those numbered after p.After.
+func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page) ([]Hand, error) {
+	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
+		return nil, err
+	}
+	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, p)
+	if list == nil {
+		list = []Hand{}
+	}
+	return list, err
+}
+
+// HandRevisions returns every revision of a hand, the original first.
+func (s *Service) HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error) {
+	return s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
 }

@@ -1,11 +1,13 @@
 // Package ledger is stichbuch's domain: clubs, API keys, players, tables,
-// sessions, hands and their entries, and the services that keep them. It
-// knows the games through their registry and never imports a database or
-// HTTP library; adapters live in subpackages (postgres) and in api.
+// sessions, hands and their entries, money and statistics, and the
+// use-cases that keep them (Service). It owns every rule: the write flows
+// run here against small store ports (ports.go); the adapters translate
+// and never decide. It knows the games through their registry and never
+// imports a database or HTTP library; adapters live in subpackages
+// (postgres, memory) and in api. DESIGN.md beside this file says why.
 package ledger
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -78,9 +80,8 @@ type Table struct {
 	Rules   json.RawMessage `json:"rules"`
 	// Stake is the money per point in cents, exact (half a cent is common).
 	Stake score.Points `json:"stake_cents_per_point"`
-	// SettleMode is how the evening's money changes hands (SettleTransfers,
-	// SettleKitty, SettleLosersToKitty).
-	SettleMode string `json:"settle_mode"`
+	// SettleMode is how the evening's money changes hands.
+	SettleMode SettleMode `json:"settle_mode"`
 	// MatchLossCents is what each loser of a Klaberjass match pays.
 	MatchLossCents int64           `json:"match_loss_cents"`
 	Hands          int             `json:"hands"`
@@ -95,7 +96,7 @@ type NewTable struct {
 	Preset         string
 	Options        json.RawMessage
 	Stake          score.Points
-	SettleMode     string
+	SettleMode     SettleMode
 	MatchLossCents int64
 }
 
@@ -167,70 +168,4 @@ type Actor struct {
 type Page struct {
 	After int64
 	Limit int
-}
-
-// Store is everything the API needs from the ledger's storage. Every method
-// is scoped to the actor's club: another club's things are ENOTFOUND.
-type Store interface {
-	// CreateClub creates a club and its first admin key, returning the key's secret.
-	CreateClub(ctx context.Context, name, timeZone string) (Club, string, error)
-	// Authenticate resolves an API key's secret to its actor; EUNAUTHORIZED otherwise.
-	Authenticate(ctx context.Context, secret string) (Actor, error)
-	// CreateKey issues a new key of the actor's club, returning its secret.
-	CreateKey(ctx context.Context, a Actor, role Role, label string) (APIKey, string, error)
-	// ListKeys, RevokeKey and RotateKey manage the club's keys; a revoked
-	// key is refused at once.
-	ListKeys(ctx context.Context, a Actor) ([]APIKey, error)
-	RevokeKey(ctx context.Context, a Actor, keyID int64) (APIKey, error)
-	RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, string, error)
-	FindClub(ctx context.Context, a Actor) (Club, error)
-
-	CreatePlayer(ctx context.Context, a Actor, name string, idem *Idempotency) (Player, bool, error)
-	ListPlayers(ctx context.Context, a Actor) ([]Player, error)
-
-	CreateTable(ctx context.Context, a Actor, t NewTable, idem *Idempotency) (Table, bool, error)
-	FindTable(ctx context.Context, a Actor, id int64) (Table, error)
-	ListTables(ctx context.Context, a Actor) ([]Table, error)
-	TableStandings(ctx context.Context, a Actor, tableID int64) ([]Standing, error)
-
-	OpenSession(ctx context.Context, a Actor, tableID int64, date string, seating []int64, idem *Idempotency) (Session, bool, error)
-	CloseSession(ctx context.Context, a Actor, sessionID int64) (Session, error)
-	FindSession(ctx context.Context, a Actor, id int64) (Session, error)
-	ListSessions(ctx context.Context, a Actor, tableID int64) ([]Session, error)
-	SessionStandings(ctx context.Context, a Actor, sessionID int64) ([]Standing, error)
-
-	// RecordHand scores and stores a hand in one transaction. The bool is
-	// true when an earlier identical request is replayed.
-	RecordHand(ctx context.Context, a Actor, h NewHand, idem *Idempotency) (Hand, bool, error)
-	FindHand(ctx context.Context, a Actor, tableID int64, number int) (Hand, error)
-	ListHands(ctx context.Context, a Actor, tableID int64, p Page) ([]Hand, error)
-
-	// FindSettlement returns a closed session's stored settlement, or an
-	// open session's provisional one.
-	FindSettlement(ctx context.Context, a Actor, sessionID int64) (Settlement, error)
-	MarkTransferPaid(ctx context.Context, a Actor, transferID int64) (Transfer, error)
-	Report(ctx context.Context, a Actor, sessionID int64) (Report, error)
-	EveningReport(ctx context.Context, a Actor, date string) (EveningReport, error)
-	Kitty(ctx context.Context, a Actor) (Kitty, error)
-	BookKitty(ctx context.Context, a Actor, cents int64, note string, idem *Idempotency) (KittyBooking, bool, error)
-
-	// CorrectHand records a correction of a past hand and re-scores the
-	// hands after it; HandRevisions lists a hand's revisions.
-	CorrectHand(ctx context.Context, a Actor, c Correction, idem *Idempotency) (CorrectionResult, bool, error)
-	HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error)
-	// Changes returns the club's change feed after a change number (of one
-	// table when tableID > 0); ChangeHead the latest number.
-	Changes(ctx context.Context, a Actor, after int64, limit int, tableID int64) ([]Change, error)
-	ChangeHead(ctx context.Context, a Actor) (int64, error)
-
-	// Ping checks that the database answers.
-	Ping(ctx context.Context) error
-
-	// Statistics (see stats.go), read from the side tables kept as hands
-	// and settlements are written. Another club's player is ENOTFOUND.
-	PlayerStats(ctx context.Context, a Actor, playerID int64, f StatsFilter) (PlayerStats, error)
-	PartnerStats(ctx context.Context, a Actor, playerID int64, f StatsFilter) (Partners, error)
-	HeadToHead(ctx context.Context, a Actor, playerID, otherID int64, f StatsFilter) (HeadToHead, error)
-	Leaderboard(ctx context.Context, a Actor, by string, f StatsFilter, minHands, limit int) (Leaderboard, error)
-	PointsSeries(ctx context.Context, a Actor, players []int64, f StatsFilter) ([]Series, error)
 }

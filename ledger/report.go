@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -135,4 +136,68 @@ func BuildEveningReport(club Club, date string, parts []EveningTable) EveningRep
 		}
 	}
 	return r
+}
+
+// Report assembles a session's report: score sheet, standings, money,
+// transfers and the open debts of its players.
+func (s *Service) Report(ctx context.Context, a Actor, sessionID int64) (Report, error) {
+	sess, err := s.Tables.FindSession(ctx, a.ClubID, sessionID)
+	if err != nil {
+		return Report{}, err
+	}
+	club, err := s.Clubs.FindClub(ctx, a.ClubID)
+	if err != nil {
+		return Report{}, err
+	}
+	in, st, err := s.settlementOf(ctx, a.ClubID, sess)
+	if err != nil {
+		return Report{}, err
+	}
+	debts, err := s.Money.OpenDebts(ctx, a.ClubID, sess.ID, sess.Seating)
+	if err != nil {
+		return Report{}, err
+	}
+	return BuildReport(club, in.Table, sess, in.Players, in.Hands, SortStandings(in.Standings), st, debts), nil
+}
+
+// EveningReport joins every session of the club on date, per player.
+func (s *Service) EveningReport(ctx context.Context, a Actor, date string) (EveningReport, error) {
+	if _, err := ParseDate("date", date); err != nil {
+		return EveningReport{}, err
+	}
+	club, err := s.Clubs.FindClub(ctx, a.ClubID)
+	if err != nil {
+		return EveningReport{}, err
+	}
+	sessions, err := s.Tables.SessionsOn(ctx, a.ClubID, date)
+	if err != nil {
+		return EveningReport{}, err
+	}
+	var parts []EveningTable
+	for _, sess := range sessions {
+		in, st, err := s.settlementOf(ctx, a.ClubID, sess)
+		if err != nil {
+			return EveningReport{}, err
+		}
+		parts = append(parts, EveningTable{Table: in.Table, Session: sess, Settlement: st})
+	}
+	return BuildEveningReport(club, date, parts), nil
+}
+
+// settlementOf loads a session's settlement input and its settlement:
+// computed while it is open, the stored latest version once closed.
+func (s *Service) settlementOf(ctx context.Context, clubID int64, sess Session) (SettleInput, Settlement, error) {
+	in, err := s.Money.SettleInput(ctx, clubID, sess)
+	if err != nil {
+		return in, Settlement{}, err
+	}
+	if err := in.complete(); err != nil {
+		return in, Settlement{}, err
+	}
+	if !sess.Open() {
+		st, err := s.Money.StoredSettlement(ctx, clubID, sess)
+		return in, st, err
+	}
+	st, err := Settle(in)
+	return in, st, err
 }

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -9,20 +10,31 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// Settle-up modes: how a table's evening changes hands.
+// SettleMode is how a table's evening changes hands.
+type SettleMode string
+
+// The settle-up modes.
 const (
 	// SettleTransfers: players pay each other, in the fewest transfers.
-	SettleTransfers = "transfers"
+	SettleTransfers SettleMode = "transfers"
 	// SettleKitty: everyone settles his net with the club's kitty.
-	SettleKitty = "kitty"
+	SettleKitty SettleMode = "kitty"
 	// SettleLosersToKitty: only minus balances are paid, into the kitty;
 	// the winners' plus stays with the club (a common club habit).
-	SettleLosersToKitty = "losers_to_kitty"
+	SettleLosersToKitty SettleMode = "losers_to_kitty"
 )
 
-// ValidSettleMode reports whether mode is one of the settle-up modes.
-func ValidSettleMode(mode string) bool {
-	return mode == SettleTransfers || mode == SettleKitty || mode == SettleLosersToKitty
+// Valid reports whether m is one of the settle-up modes.
+func (m SettleMode) Valid() bool {
+	return m == SettleTransfers || m == SettleKitty || m == SettleLosersToKitty
+}
+
+// Validate refuses an unknown mode, naming field.
+func (m SettleMode) Validate(field string) error {
+	if !m.Valid() {
+		return Invalid(field, "must be transfers, kitty or losers_to_kitty, got %q", m)
+	}
+	return nil
 }
 
 // Settlement is the money of one session: each player's points turned into
@@ -37,7 +49,7 @@ type Settlement struct {
 	Date      string       `json:"date"`
 	Game      string       `json:"game"`
 	Stake     score.Points `json:"stake_cents_per_point"`
-	Mode      string       `json:"settle_mode"`
+	Mode      SettleMode   `json:"settle_mode"`
 	// Rules is the table's rule set the evening was played under.
 	Rules json.RawMessage `json:"rules"`
 	// MatchLossCents is what each loser of a Klaberjass match pays.
@@ -90,12 +102,30 @@ type Transfer struct {
 
 // SettleInput is what a settlement is computed from.
 type SettleInput struct {
-	Session   Session
-	Table     Table
-	ZeroSum   bool
-	Names     map[int64]string
+	Session Session
+	Table   Table
+	// Players are the seated players in seating order.
+	Players   []Player
 	Standings []Standing // the session's totals
 	Hands     []Hand     // the session's hands, in order, for their events
+	// ZeroSum and Names follow from the above (complete fills them in).
+	ZeroSum bool
+	Names   map[int64]string
+}
+
+// complete fills in what follows from the loaded parts: whether the game
+// is zero-sum and the players' names.
+func (in *SettleInput) complete() error {
+	e, err := Engine("game", in.Table.Game)
+	if err != nil {
+		return err
+	}
+	in.ZeroSum = e.ZeroSum()
+	in.Names = make(map[int64]string, len(in.Players))
+	for _, p := range in.Players {
+		in.Names[p.ID] = p.Name
+	}
+	return nil
 }
 
 // Settle computes a session's settlement. The money from points sums to
@@ -112,7 +142,7 @@ func Settle(in SettleInput) (Settlement, error) {
 		Stake: in.Table.Stake, Mode: in.Table.SettleMode, MatchLossCents: in.Table.MatchLossCents, Rules: in.Table.Rules,
 		Payouts: []Payout{}, Transfers: []Transfer{},
 	}
-	if !ValidSettleMode(st.Mode) {
+	if !st.Mode.Valid() {
 		st.Mode = SettleTransfers
 	}
 	players := in.Session.Seating
@@ -295,4 +325,138 @@ type KittyBooking struct {
 	Note      string    `json:"note"`
 	SessionID *int64    `json:"session_id,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
+}
+
+// settle stores a closed session's next settlement version, computed from
+// its hands as they are now: version 1 when it closes, the next after a
+// correction changed it. The kitty is booked what the version changes in
+// it, and the session's statistics are rolled up.
+func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
+	version, booked, err := tx.SettlementVersion(ctx, sess.ID)
+	if err != nil {
+		return err
+	}
+	in, err := tx.SettleInput(ctx, sess)
+	if err != nil {
+		return err
+	}
+	if err := in.complete(); err != nil {
+		return err
+	}
+	st, err := Settle(in)
+	if err != nil {
+		return err
+	}
+	st.Version, st.Final = version+1, true
+	note := fmt.Sprintf("Abrechnung vom %s (Sitzung %d)", GermanDate(st.Date), st.SessionID)
+	if st.Version > 1 {
+		note = fmt.Sprintf("Korrektur der Abrechnung vom %s (Sitzung %d, Fassung %d)", GermanDate(st.Date), st.SessionID, st.Version)
+	}
+	err = tx.StoreSettlement(ctx, SettlementRecord{
+		Settlement: st, KittyCents: st.KittyCents - booked, KittyNote: note, RecordedBy: a.KeyID,
+		Change: NewChange{Kind: ChangeSettlement, TableID: &st.TableID, SessionID: &st.SessionID,
+			Data: map[string]any{"version": st.Version, "kitty_cents": st.KittyCents}},
+	})
+	if err != nil {
+		return err
+	}
+	return rollUpSession(ctx, tx, sess.ID)
+}
+
+// FindSettlement returns a session's settlement: the stored latest version
+// of a closed session (with each transfer's paid state), or the
+// provisional figures of an open one.
+func (s *Service) FindSettlement(ctx context.Context, a Actor, sessionID int64) (Settlement, error) {
+	sess, err := s.Tables.FindSession(ctx, a.ClubID, sessionID)
+	if err != nil {
+		return Settlement{}, err
+	}
+	if !sess.Open() {
+		return s.Money.StoredSettlement(ctx, a.ClubID, sess)
+	}
+	_, st, err := s.settlementOf(ctx, a.ClubID, sess)
+	return st, err
+}
+
+// MarkTransferPaid records that a transfer was paid. Marking it again
+// changes nothing.
+func (s *Service) MarkTransferPaid(ctx context.Context, a Actor, transferID int64) (Transfer, error) {
+	var t Transfer
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		var ok bool
+		var err error
+		if t, ok, err = tx.MarkTransferPaid(ctx, transferID, a.KeyID); err != nil {
+			return err
+		}
+		if !ok {
+			return Errorf(ENOTFOUND, "transfer %d not found", transferID)
+		}
+		return nil
+	})
+	return t, err
+}
+
+// Kitty returns the club's kitty: its balance and its bookings, newest first.
+func (s *Service) Kitty(ctx context.Context, a Actor) (Kitty, error) {
+	list, err := s.Money.KittyBookings(ctx, a.ClubID)
+	if err != nil {
+		return Kitty{}, err
+	}
+	k := Kitty{Bookings: list}
+	if k.Bookings == nil {
+		k.Bookings = []KittyBooking{}
+	}
+	for _, b := range list {
+		k.BalanceCents += b.Cents
+	}
+	return k, nil
+}
+
+// MaxKittyBookingCents bounds a manual kitty booking either way.
+const MaxKittyBookingCents = 100_000_000
+
+// BookKitty adds a manual booking to the club's kitty ("Grillabend", -8000).
+func (s *Service) BookKitty(ctx context.Context, a Actor, cents int64, note string, idem *Idempotency) (KittyBooking, bool, error) {
+	if cents == 0 || cents > MaxKittyBookingCents || cents < -MaxKittyBookingCents {
+		return KittyBooking{}, false, Invalid("cents", "must be non-zero and at most 1.000.000,00 € either way")
+	}
+	if err := CheckName("note", note, MaxNoteLen); err != nil {
+		return KittyBooking{}, false, err
+	}
+	var b KittyBooking
+	var replayed bool
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		ref, err := claim(ctx, tx, idem, KindKittyBooking)
+		if err != nil {
+			return err
+		}
+		if ref != 0 {
+			replayed = true
+			b, err = tx.KittyBooking(ctx, ref)
+			return err
+		}
+		if b, err = tx.InsertKittyBooking(ctx, NewKittyBooking{Cents: cents, Kind: KittyManual, Note: note, RecordedBy: a.KeyID}); err != nil {
+			return err
+		}
+		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeKittyBooking, Data: map[string]any{"booking": b.ID, "cents": cents}}); err != nil {
+			return err
+		}
+		return remember(ctx, tx, idem, KindKittyBooking, b.ID)
+	})
+	return b, replayed, err
+}
+
+// The kinds of kitty booking.
+const (
+	KittySettlement = "settlement" // what a settlement version puts in or takes out
+	KittyManual     = "manual"     // a treasurer's booking
+)
+
+// GermanDate writes a YYYY-MM-DD date as Germans do: 19.11.2026.
+func GermanDate(iso string) string {
+	t, err := time.Parse(time.DateOnly, iso)
+	if err != nil {
+		return iso
+	}
+	return t.Format("02.01.2006")
 }

@@ -182,20 +182,35 @@ type PairRecord struct {
 	Lost  int `json:"lost"`
 }
 
+// LeaderboardOrder is what a leaderboard ranks by.
+type LeaderboardOrder string
+
 // Leaderboard orders.
 const (
-	ByPoints        = "points"
-	ByPointsPerHand = "points_per_hand"
-	ByMoney         = "money"
-	ByWinRate       = "win_rate"
+	ByPoints        LeaderboardOrder = "points"
+	ByPointsPerHand LeaderboardOrder = "points_per_hand"
+	ByMoney         LeaderboardOrder = "money"
+	ByWinRate       LeaderboardOrder = "win_rate"
 )
 
 // LeaderboardOrders lists the orders of a leaderboard.
-var LeaderboardOrders = []string{ByPoints, ByPointsPerHand, ByMoney, ByWinRate}
+var LeaderboardOrders = []LeaderboardOrder{ByPoints, ByPointsPerHand, ByMoney, ByWinRate}
+
+// Validate refuses an unknown order, naming the field "by".
+func (o LeaderboardOrder) Validate() error {
+	if slices.Contains(LeaderboardOrders, o) {
+		return nil
+	}
+	names := make([]string, len(LeaderboardOrders))
+	for i, x := range LeaderboardOrders {
+		names[i] = string(x)
+	}
+	return Invalid("by", "must be one of %s, got %q", strings.Join(names, ", "), o)
+}
 
 // Leaderboard ranks a club's players over the filter.
 type Leaderboard struct {
-	By       string             `json:"by"`
+	By       LeaderboardOrder   `json:"by"`
 	Filter   StatsFilter        `json:"filter"`
 	MinHands int                `json:"min_hands"`
 	Entries  []LeaderboardEntry `json:"entries"`
@@ -312,7 +327,7 @@ func StreakOf(outcomes []int) StreakSummary {
 
 // SortLeaderboard orders entries by the leaderboard's order (exactly),
 // then by name, and ranks them.
-func SortLeaderboard(by string, entries []LeaderboardEntry) {
+func SortLeaderboard(by LeaderboardOrder, entries []LeaderboardEntry) {
 	value := func(x, y LeaderboardEntry) int {
 		switch by {
 		case ByPointsPerHand:

@@ -113,18 +113,18 @@ func gameName(game string) string {
 }
 
 // modeNames explain the settle-up modes in a sentence.
-var modeNames = map[string]string{
+var modeNames = map[ledger.SettleMode]string{
 	ledger.SettleTransfers:     "Spieler zahlen einander",
 	ledger.SettleKitty:         "Jeder rechnet mit der Kasse ab",
 	ledger.SettleLosersToKitty: "Verlierer zahlen in die Kasse",
 }
 
 // modeName explains a settle-up mode, or returns it as is when unknown.
-func modeName(mode string) string {
+func modeName(mode ledger.SettleMode) string {
 	if n, ok := modeNames[mode]; ok {
 		return n
 	}
-	return mode
+	return string(mode)
 }
 
 // yesNo is "ja" or "nein", as a German spreadsheet reads a flag.

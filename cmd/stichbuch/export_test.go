@@ -32,7 +32,7 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	store := postgres.New(pool)
+	store := postgres.New(pool).Service()
 	a, err := store.Authenticate(ctx, secret)
 	if err != nil {
 		t.Fatal(err)

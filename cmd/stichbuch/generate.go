@@ -50,7 +50,7 @@ type genGame struct {
 	maxHands       int    //
 	seats          []int  // seated players, picked uniformly from this list
 	stake          string // cents per point
-	settleMode     string
+	settleMode     ledger.SettleMode
 	matchLossCents int64
 	hand           func(g *genTable, rng *rand.Rand) string
 	fallback       func(g *genTable) string
@@ -146,7 +146,7 @@ func generate(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer genPool.Close()
-	res, err := runGenerate(ctx, postgres.New(genPool), o, stdout)
+	res, err := runGenerate(ctx, postgres.New(genPool).Service(), o, stdout)
 	if err != nil {
 		return err
 	}
@@ -191,10 +191,10 @@ type genTable struct {
 
 // runGenerate creates the club, its players and tables, and plays every
 // table's evenings, o.workers tables at a time.
-func runGenerate(ctx context.Context, store *postgres.Store, o genOptions, stdout io.Writer) (genResult, error) {
+func runGenerate(ctx context.Context, store *ledger.Service, o genOptions, stdout io.Writer) (genResult, error) {
 	start := time.Now()
 	var res genResult
-	club, secret, err := store.CreateClub(ctx, o.name, "Europe/Berlin")
+	club, secret, err := store.CreateClub(ctx, ledger.NewClub{Name: o.name})
 	if err != nil {
 		return res, err
 	}
@@ -327,7 +327,7 @@ func runGenerate(ctx context.Context, store *postgres.Store, o genOptions, stdou
 
 // playTable plays a table's evenings, week by week, until its quota of
 // hands is recorded.
-func playTable(ctx context.Context, store *postgres.Store, a ledger.Actor, t *genTable, monday time.Time, rng *rand.Rand,
+func playTable(ctx context.Context, store *ledger.Service, a ledger.Actor, t *genTable, monday time.Time, rng *rand.Rand,
 	hands, sessions *atomic.Int64) error {
 	date := monday.AddDate(0, 0, t.weekday)
 	for t.hands < t.quota {
@@ -377,7 +377,7 @@ func (t *genTable) seating(rng *rand.Rand) []int64 {
 
 // record records the next hand: generated facts, or the game's fallback
 // hand when the engine refuses them (the generator is not a rule book).
-func (t *genTable) record(ctx context.Context, store *postgres.Store, a ledger.Actor, rng *rand.Rand) error {
+func (t *genTable) record(ctx context.Context, store *ledger.Service, a ledger.Actor, rng *rand.Rand) error {
 	facts := t.game.hand(t, rng)
 	_, _, err := store.RecordHand(ctx, a, ledger.NewHand{TableID: t.id, SessionID: t.session, Number: t.hands + 1, Facts: json.RawMessage(facts)}, nil)
 	if ledger.ErrorCode(err) == ledger.EINVALID {

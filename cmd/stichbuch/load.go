@@ -31,6 +31,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
@@ -388,7 +389,7 @@ func createLoadClub(ctx context.Context, dbURL string) (string, error) {
 	if _, err := postgres.Migrate(ctx, pool); err != nil {
 		return "", err
 	}
-	_, secret, err := postgres.New(pool).CreateClub(ctx, "Lasttest "+time.Now().Format("2006-01-02 15:04:05.000"), "Europe/Berlin")
+	_, secret, err := postgres.New(pool).Service().CreateClub(ctx, ledger.NewClub{Name: "Lasttest " + time.Now().Format("2006-01-02 15:04:05.000")})
 	return secret, err
 }
 

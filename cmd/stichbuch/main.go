@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
@@ -190,7 +191,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return fmt.Errorf("STICHBUCH_RATE_LIMIT: want requests per second per key (0: no limit), got %q", v)
 		}
 	}
-	handler, err := api.New(postgres.New(pool), log, cfg)
+	handler, err := api.New(postgres.New(pool).Service(), log, cfg)
 	if err != nil {
 		return err
 	}
@@ -302,7 +303,7 @@ func club(ctx context.Context, args []string, getenv func(string) string, stdout
 		return err
 	}
 	defer closeDB()
-	c, secret, err := postgres.New(pool).CreateClub(ctx, name, *tz)
+	c, secret, err := postgres.New(pool).Service().CreateClub(ctx, ledger.NewClub{Name: name, TimeZone: *tz})
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func key(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer closeDB()
-	store := postgres.New(pool)
+	store := postgres.New(pool).Service()
 	operator := ledger.Actor{ClubID: *clubID, Role: ledger.RoleAdmin}
 	if _, err := store.FindClub(ctx, operator); err != nil {
 		return fmt.Errorf("club %d: %w", *clubID, err)

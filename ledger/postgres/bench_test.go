@@ -35,11 +35,11 @@ type benchTable struct {
 }
 
 // newBenchTables creates a club and n Doppelkopf tables of four players.
-func newBenchTables(b *testing.B, n int) (*postgres.Store, ledger.Actor, []benchTable) {
+func newBenchTables(b *testing.B, n int) (*ledger.Service, ledger.Actor, []benchTable) {
 	b.Helper()
 	ctx := context.Background()
-	store := postgres.New(pgtest.New(b))
-	_, secret, err := store.CreateClub(ctx, "Bench", "Europe/Berlin")
+	store := postgres.New(pgtest.New(b)).Service()
+	_, secret, err := store.CreateClub(ctx, ledger.NewClub{Name: "Bench", TimeZone: "Europe/Berlin"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func newBenchTables(b *testing.B, n int) (*postgres.Store, ledger.Actor, []bench
 
 // record records hand number n of the table with an Idempotency-Key, as
 // the API does.
-func (bt benchTable) record(b *testing.B, store *postgres.Store, a ledger.Actor, n int) {
+func (bt benchTable) record(b *testing.B, store *ledger.Service, a ledger.Actor, n int) {
 	_, _, err := store.RecordHand(context.Background(), a, ledger.NewHand{
 		TableID: bt.id, SessionID: bt.session, Number: n, Facts: bt.facts[(n-1)%len(bt.facts)],
 	}, &ledger.Idempotency{Key: fmt.Sprintf("bench-%d-%d", bt.id, n), Hash: make([]byte, 32)})

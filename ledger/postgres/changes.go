@@ -19,54 +19,49 @@ const changeSQL = `
 	SELECT $1, c.change_seq, $2, $3, $4, $5, $6 FROM c
 	RETURNING seq, pg_notify('stichbuch_changes', $1::text || ':' || seq)`
 
-// change is one change to record.
-type change struct {
-	kind      string
-	tableID   *int64
-	sessionID *int64
-	number    *int
-	data      any
-}
-
-func (c change) args(clubID int64) []any {
-	data, _ := json.Marshal(c.data)
-	if c.data == nil {
-		data = []byte(`{}`)
+func changeArgs(clubID int64, c ledger.NewChange) []any {
+	data := []byte(`{}`)
+	if c.Data != nil {
+		data, _ = json.Marshal(c.Data)
 	}
-	return []any{clubID, c.kind, c.tableID, c.sessionID, c.number, data}
+	return []any{clubID, string(c.Kind), c.TableID, c.SessionID, c.Number, data}
 }
 
-// recordChange numbers and stores a change in tx; call it last in the
-// transaction, so the club's counter stays locked as briefly as possible.
-func recordChange(ctx context.Context, tx pgx.Tx, clubID int64, c change) error {
-	_, err := tx.Exec(ctx, changeSQL, c.args(clubID)...)
+// RecordChange numbers and stores a change in the transaction.
+func (t *tx) RecordChange(ctx context.Context, c ledger.NewChange) error {
+	_, err := t.Exec(ctx, changeSQL, changeArgs(t.club, c)...)
 	return err
 }
 
-// queueChange adds recordChange's statement to a batch.
-func queueChange(b *pgx.Batch, clubID int64, c change) {
-	b.Queue(changeSQL, c.args(clubID)...)
+// queueChange adds RecordChange's statement to a batch.
+func queueChange(b *pgx.Batch, clubID int64, c ledger.NewChange) {
+	b.Queue(changeSQL, changeArgs(clubID, c)...)
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // Changes returns a club's changes after seq, in order; tableID > 0 keeps
 // only that table's.
-func (s *Store) Changes(ctx context.Context, a ledger.Actor, after int64, limit int, tableID int64) ([]ledger.Change, error) {
+func (s *Store) Changes(ctx context.Context, clubID, after int64, limit int, tableID int64) ([]ledger.Change, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT seq, kind, table_id, session_id, number, data, created_at
 		FROM changes
 		WHERE club_id = $1 AND seq > $2 AND ($3 = 0 OR table_id = $3)
-		ORDER BY seq LIMIT $4`, a.ClubID, after, tableID, limit)
+		ORDER BY seq LIMIT $4`, clubID, after, tableID, limit)
 	if err != nil {
 		return nil, mapError(err)
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Change, error) {
 		var c ledger.Change
-		return c, r.Scan(&c.Seq, &c.Kind, &c.TableID, &c.SessionID, &c.Number, &c.Data, &c.CreatedAt)
+		var kind string
+		err := r.Scan(&c.Seq, &kind, &c.TableID, &c.SessionID, &c.Number, &c.Data, &c.CreatedAt)
+		c.Kind = ledger.ChangeKind(kind)
+		return c, err
 	})
-	if list == nil {
-		list = []ledger.Change{}
-	}
 	return list, mapError(err)
+}
+
+// ChangeHead returns the number of the club's latest change.
+func (s *Store) ChangeHead(ctx context.Context, clubID int64) (int64, error) {
+	var seq int64
+	err := s.pool.QueryRow(ctx, `SELECT change_seq FROM clubs WHERE club_id = $1`, clubID).Scan(&seq)
+	return seq, notFound(err, "club %d", clubID)
 }

@@ -2,13 +2,6 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,129 +9,54 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// An API key's secret reads "sb_<club>_<key>_<random>": the ids find the
-// row without a cross-club index, the random part is compared by hash.
-const keyPrefix = "sb_"
-
-// CreateClub creates a club and its first admin key.
-func (s *Store) CreateClub(ctx context.Context, name, timeZone string) (ledger.Club, string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 200 {
-		return ledger.Club{}, "", ledger.Invalid("name", "a club's name has 1 to 200 characters")
-	}
-	if timeZone == "" {
-		timeZone = "Europe/Berlin"
-	}
-	if _, err := time.LoadLocation(timeZone); err != nil {
-		return ledger.Club{}, "", ledger.Invalid("time_zone", "unknown time zone %q (use an IANA name like Europe/Berlin)", timeZone)
-	}
+// CreateClub stores a new club with its first key, in one transaction.
+func (s *Store) CreateClub(ctx context.Context, c ledger.NewClub, first ledger.NewKey) (ledger.Club, ledger.APIKey, error) {
 	var club ledger.Club
-	var secret string
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `
+	var key ledger.APIKey
+	err := s.tx(ctx, func(t pgx.Tx) error {
+		err := t.QueryRow(ctx, `
 			INSERT INTO clubs (name, time_zone) VALUES ($1, $2)
-			RETURNING club_id, name, time_zone, created_at`, name, timeZone).
+			RETURNING club_id, name, time_zone, created_at`, c.Name, c.TimeZone).
 			Scan(&club.ID, &club.Name, &club.TimeZone, &club.CreatedAt)
 		if err != nil {
 			return err
 		}
-		_, secret, err = createKey(ctx, tx, club.ID, ledger.RoleAdmin, "first admin key")
+		key, err = (&tx{Tx: t, club: club.ID}).InsertKey(ctx, first)
 		return err
 	})
-	return club, secret, err
+	return club, key, err
 }
 
-// FindClub returns the actor's club.
-func (s *Store) FindClub(ctx context.Context, a ledger.Actor) (ledger.Club, error) {
+// FindClub returns a club.
+func (s *Store) FindClub(ctx context.Context, clubID int64) (ledger.Club, error) {
+	return findClub(ctx, s.pool, clubID)
+}
+
+// FindClub returns the transaction's club.
+func (t *tx) FindClub(ctx context.Context) (ledger.Club, error) { return findClub(ctx, t, t.club) }
+
+func findClub(ctx context.Context, q queryer, clubID int64) (ledger.Club, error) {
 	var c ledger.Club
-	err := s.pool.QueryRow(ctx, `SELECT club_id, name, time_zone, created_at FROM clubs WHERE club_id = $1`, a.ClubID).
+	err := q.QueryRow(ctx, `SELECT club_id, name, time_zone, created_at FROM clubs WHERE club_id = $1`, clubID).
 		Scan(&c.ID, &c.Name, &c.TimeZone, &c.CreatedAt)
-	return c, notFound(err, "club %d", a.ClubID)
+	return c, notFound(err, "club %d", clubID)
 }
 
-// CreateKey issues a new API key of the actor's club.
-func (s *Store) CreateKey(ctx context.Context, a ledger.Actor, role ledger.Role, label string) (ledger.APIKey, string, error) {
-	if !role.Valid() {
-		return ledger.APIKey{}, "", ledger.Invalid("role", "must be admin, scorer or reader, got %q", role)
-	}
-	if label != "" {
-		if err := ledger.CheckName("label", label, 100); err != nil {
-			return ledger.APIKey{}, "", err
-		}
-	}
-	var key ledger.APIKey
-	var secret string
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		var err error
-		key, secret, err = createKey(ctx, tx, a.ClubID, role, label)
-		return err
-	})
-	return key, secret, err
-}
-
-func createKey(ctx context.Context, tx pgx.Tx, clubID int64, role ledger.Role, label string) (ledger.APIKey, string, error) {
-	random := make([]byte, 32)
-	if _, err := rand.Read(random); err != nil {
-		return ledger.APIKey{}, "", err
-	}
-	secret := base64.RawURLEncoding.EncodeToString(random)
-	hash := sha256.Sum256([]byte(secret))
-	k := ledger.APIKey{ClubID: clubID, Role: role, Label: label}
-	err := tx.QueryRow(ctx, `
-		INSERT INTO api_keys (club_id, role, label, secret_hash) VALUES ($1, $2, $3, $4)
-		RETURNING key_id, created_at`, clubID, string(role), label, hash[:]).Scan(&k.ID, &k.CreatedAt)
-	if err != nil {
-		return ledger.APIKey{}, "", err
-	}
-	return k, fmt.Sprintf("%s%d_%d_%s", keyPrefix, clubID, k.ID, secret), nil
-}
-
-// Authenticate resolves a key's secret to its actor, comparing the hash in
-// constant time. Unknown, malformed and revoked keys are EUNAUTHORIZED alike.
-func (s *Store) Authenticate(ctx context.Context, token string) (ledger.Actor, error) {
-	unauthorized := ledger.Errorf(ledger.EUNAUTHORIZED, "missing, unknown or revoked API key")
-	clubID, keyID, secret, ok := parseKey(token)
-	if !ok {
-		return ledger.Actor{}, unauthorized
-	}
+// FindKey returns a key with its secret's hash.
+func (s *Store) FindKey(ctx context.Context, clubID, keyID int64) (ledger.StoredKey, error) {
+	var k ledger.StoredKey
 	var role string
-	var stored []byte
 	err := s.pool.QueryRow(ctx, `
-		SELECT role, secret_hash FROM api_keys
-		WHERE club_id = $1 AND key_id = $2 AND revoked_at IS NULL`, clubID, keyID).Scan(&role, &stored)
-	if err == pgx.ErrNoRows {
-		return ledger.Actor{}, unauthorized
-	}
-	if err != nil {
-		return ledger.Actor{}, mapError(err)
-	}
-	hash := sha256.Sum256([]byte(secret))
-	if subtle.ConstantTimeCompare(hash[:], stored) != 1 {
-		return ledger.Actor{}, unauthorized
-	}
-	return ledger.Actor{ClubID: clubID, KeyID: keyID, Role: ledger.Role(role)}, nil
-}
-
-func parseKey(token string) (clubID, keyID int64, secret string, ok bool) {
-	rest, found := strings.CutPrefix(token, keyPrefix)
-	if !found {
-		return 0, 0, "", false
-	}
-	parts := strings.SplitN(rest, "_", 3)
-	if len(parts) != 3 || len(parts[2]) != 43 {
-		return 0, 0, "", false
-	}
-	club, err1 := strconv.ParseInt(parts[0], 10, 64)
-	key, err2 := strconv.ParseInt(parts[1], 10, 64)
-	if err1 != nil || err2 != nil || club <= 0 || key <= 0 {
-		return 0, 0, "", false
-	}
-	return club, key, parts[2], true
+		SELECT club_id, key_id, role, label, created_at, revoked_at, secret_hash FROM api_keys
+		WHERE club_id = $1 AND key_id = $2`, clubID, keyID).
+		Scan(&k.ClubID, &k.ID, &role, &k.Label, &k.CreatedAt, &k.RevokedAt, &k.Hash)
+	k.Role = ledger.Role(role)
+	return k, notFound(err, "API key %d", keyID)
 }
 
 // ListKeys returns the club's keys, revoked ones included, oldest first.
-func (s *Store) ListKeys(ctx context.Context, a ledger.Actor) ([]ledger.APIKey, error) {
-	rows, err := s.pool.Query(ctx, selectKey+` WHERE club_id = $1 ORDER BY key_id`, a.ClubID)
+func (s *Store) ListKeys(ctx context.Context, clubID int64) ([]ledger.APIKey, error) {
+	rows, err := s.pool.Query(ctx, selectKey+` WHERE club_id = $1 ORDER BY key_id`, clubID)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -149,40 +67,22 @@ func (s *Store) ListKeys(ctx context.Context, a ledger.Actor) ([]ledger.APIKey, 
 	return keys, mapError(err)
 }
 
-// RevokeKey revokes a key of the club at once; revoking it again changes
-// nothing.
-func (s *Store) RevokeKey(ctx context.Context, a ledger.Actor, keyID int64) (ledger.APIKey, error) {
-	var k ledger.APIKey
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		var err error
-		k, err = revokeKey(ctx, tx, a.ClubID, keyID)
-		return err
-	})
+// InsertKey stores a new key of the club.
+func (t *tx) InsertKey(ctx context.Context, nk ledger.NewKey) (ledger.APIKey, error) {
+	k := ledger.APIKey{ClubID: t.club, Role: nk.Role, Label: nk.Label}
+	err := t.QueryRow(ctx, `
+		INSERT INTO api_keys (club_id, role, label, secret_hash) VALUES ($1, $2, $3, $4)
+		RETURNING key_id, created_at`, t.club, string(nk.Role), nk.Label, nk.Hash).Scan(&k.ID, &k.CreatedAt)
 	return k, err
 }
 
-// RotateKey revokes a key and issues its successor with the same role and
-// label, returning the new secret.
-func (s *Store) RotateKey(ctx context.Context, a ledger.Actor, keyID int64) (ledger.APIKey, string, error) {
+// RevokeKey marks a key revoked at `at`, unless it already is.
+func (t *tx) RevokeKey(ctx context.Context, keyID int64, at time.Time) (ledger.APIKey, error) {
 	var k ledger.APIKey
-	var secret string
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		old, err := revokeKey(ctx, tx, a.ClubID, keyID)
-		if err != nil {
-			return err
-		}
-		k, secret, err = createKey(ctx, tx, a.ClubID, old.Role, old.Label)
-		return err
-	})
-	return k, secret, err
-}
-
-func revokeKey(ctx context.Context, tx pgx.Tx, clubID, keyID int64) (ledger.APIKey, error) {
-	var k ledger.APIKey
-	err := scanKey(tx.QueryRow(ctx, `
-		UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+	err := scanKey(t.QueryRow(ctx, `
+		UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3)
 		WHERE club_id = $1 AND key_id = $2
-		RETURNING club_id, key_id, role, label, created_at, revoked_at`, clubID, keyID), &k)
+		RETURNING club_id, key_id, role, label, created_at, revoked_at`, t.club, keyID, at), &k)
 	return k, notFound(err, "API key %d", keyID)
 }
 

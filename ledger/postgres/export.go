@@ -56,7 +56,7 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 			err := scanTable(r, &t)
 			return ledger.ExportTable{
 				ID: t.ID, Name: t.Name, Game: t.Game, Preset: t.Preset, Options: t.Options, Rules: t.Rules,
-				Stake: t.Stake, SettleMode: t.SettleMode, MatchLossCents: t.MatchLossCents,
+				Stake: t.Stake, SettleMode: string(t.SettleMode), MatchLossCents: t.MatchLossCents,
 				Hands: t.Hands, State: t.State, CreatedAt: t.CreatedAt.UTC(),
 			}, err
 		}); err != nil {
@@ -429,45 +429,9 @@ func importMoney(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
 	return sendImportBatch(ctx, tx, b)
 }
 
-// importStats rebuilds the statistics side tables, as the write path
-// fills them: every hand's current version indexed in table and number
-// order, and every closed session's latest settlement.
-func importStats(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
-	club := d.Club.ID
-	dates := make(map[int64]string, len(d.Sessions))
-	for _, s := range d.Sessions {
-		dates[s.ID] = s.Date
-	}
-	rows, err := tx.Query(ctx, selectHand+` WHERE h.club_id = $1 ORDER BY h.table_id, h.number`, club)
-	if err != nil {
-		return err
-	}
-	hands, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
-	if err != nil {
-		return err
-	}
-	for _, h := range hands {
-		if err := indexHand(ctx, tx, club, h, dates[h.SessionID]); err != nil {
-			return fmt.Errorf("indexing the statistics of table %d, hand %d: %w", h.TableID, h.Number, err)
-		}
-	}
-	settled := map[int64]bool{}
-	for _, st := range d.Settlements {
-		settled[st.SessionID] = true
-	}
-	for _, s := range d.Sessions {
-		if !settled[s.ID] {
-			continue
-		}
-		st, err := storedSettlement(ctx, tx, club, ledger.Session{ID: s.ID, TableID: s.TableID, Date: s.Date})
-		if err != nil {
-			return err
-		}
-		if err := indexSettlement(ctx, tx, club, st); err != nil {
-			return fmt.Errorf("indexing the settlement of session %d: %w", s.ID, err)
-		}
-	}
-	return nil
+// importStats rebuilds the statistics side tables as RebuildStats does.
+func importStats(ctx context.Context, t pgx.Tx, d *ledger.Export) error {
+	return rebuildStats(ctx, &tx{Tx: t, club: d.Club.ID})
 }
 
 // verifyImport runs Verify's checks inside the import's transaction, so an

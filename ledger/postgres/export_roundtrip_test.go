@@ -25,7 +25,8 @@ import (
 // settle mode, a paid transfer, a manual kitty booking, revoked and rotated
 // keys, and hands recorded with two different keys.
 type history struct {
-	store        *postgres.Store
+	store        *ledger.Service
+	db           *postgres.Store
 	pool         *pgxpool.Pool
 	club         ledger.Club
 	admin        ledger.Actor
@@ -120,9 +121,10 @@ func newHistory(t *testing.T) *history {
 	t.Helper()
 	ctx := context.Background()
 	h := &history{pool: pgtest.New(t), open: map[int64]int64{}}
-	h.store = postgres.New(h.pool)
+	h.db = postgres.New(h.pool)
+	h.store = h.db.Service()
 	var err error
-	h.club, h.adminSecret, err = h.store.CreateClub(ctx, "Skatclub Eichel <Süd> & \"Nord\"", "Europe/Berlin")
+	h.club, h.adminSecret, err = h.store.CreateClub(ctx, ledger.NewClub{Name: "Skatclub Eichel <Süd> & \"Nord\"", TimeZone: "Europe/Berlin"})
 	must(t, err)
 	h.admin, err = h.store.Authenticate(ctx, h.adminSecret)
 	must(t, err)
@@ -289,8 +291,8 @@ func sameAsJSON(t *testing.T, what string, a, b any) {
 func TestExportImportRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	src := newHistory(t)
-	first := exportBytes(t, src.store, src.club.ID)
-	if again := exportBytes(t, src.store, src.club.ID); !bytes.Equal(first, again) {
+	first := exportBytes(t, src.db, src.club.ID)
+	if again := exportBytes(t, src.db, src.club.ID); !bytes.Equal(first, again) {
 		t.Fatalf("two exports of the same ledger differ at %s", firstDifference(first, again))
 	}
 	if bytes.Contains(first, []byte(src.adminSecret[len(src.adminSecret)-43:])) || bytes.Contains(first, []byte(src.scorerSecret[len(src.scorerSecret)-43:])) {
@@ -320,9 +322,10 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 
 	pool := pgtest.New(t)
-	dst := postgres.New(pool)
-	must(t, dst.Import(ctx, doc))
-	second := exportBytes(t, dst, src.club.ID)
+	dstDB := postgres.New(pool)
+	dst := dstDB.Service()
+	must(t, dstDB.Import(ctx, doc))
+	second := exportBytes(t, dstDB, src.club.ID)
 	if !bytes.Equal(first, second) {
 		t.Fatalf("the export of the imported ledger differs from the original at %s", firstDifference(first, second))
 	}
@@ -411,7 +414,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if _, _, err := dst.BookKitty(ctx, src.admin, 500, "Spende", nil); err != nil {
 		t.Errorf("booking the kitty after import: %v", err)
 	}
-	if _, secret, err := dst.CreateClub(ctx, "Zweiter Club", ""); err != nil {
+	if _, secret, err := dst.CreateClub(ctx, ledger.NewClub{Name: "Zweiter Club", TimeZone: ""}); err != nil {
 		t.Errorf("creating a club after import: %v", err)
 	} else if _, err := dst.Authenticate(ctx, secret); err != nil {
 		t.Errorf("a new club's key after import: %v", err)
@@ -464,7 +467,7 @@ func assertEmpty(t *testing.T, pool *pgxpool.Pool) {
 func TestImportRefusals(t *testing.T) {
 	ctx := context.Background()
 	src := newHistory(t)
-	original := exportBytes(t, src.store, src.club.ID)
+	original := exportBytes(t, src.db, src.club.ID)
 	decode := func(t *testing.T) *ledger.Export {
 		t.Helper()
 		d, err := ledger.DecodeExport(bytes.NewReader(original))
@@ -475,7 +478,7 @@ func TestImportRefusals(t *testing.T) {
 	t.Run("a database that holds a club", func(t *testing.T) {
 		pool := pgtest.New(t)
 		store := postgres.New(pool)
-		_, _, err := store.CreateClub(ctx, "Schon da", "")
+		_, _, err := store.Service().CreateClub(ctx, ledger.NewClub{Name: "Schon da", TimeZone: ""})
 		must(t, err)
 		err = store.Import(ctx, decode(t))
 		assertCode(t, err, ledger.ECONFLICT)

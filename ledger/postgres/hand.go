@@ -11,148 +11,6 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// RecordHand scores and stores one hand in one transaction: the hand row,
-// one entry per player, the running totals of table and session, and the
-// table's new state and hand count, the statistics, the Idempotency-Key and
-// the change. The table row is locked first, so hands of one table are
-// numbered 1, 2, 3 … with no gap and no duplicate; a request expecting
-// another number is ECONFLICT naming the current one. The transaction
-// takes at most six round trips: BEGIN, the key's claim (with a key), the
-// table's lock with the session, the hand, the rest, COMMIT.
-func (s *Store) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHand, idem *ledger.Idempotency) (ledger.Hand, bool, error) {
-	var h ledger.Hand
-	var replayed bool
-	if err := s.numberTaken(ctx, a.ClubID, nh, idem); err != nil {
-		return h, false, err
-	}
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		ref, err := claim(ctx, tx, a.ClubID, idem, "hand")
-		if err != nil {
-			return err
-		}
-		if ref != 0 {
-			replayed = true
-			h, err = findHand(ctx, tx, selectHand+` WHERE h.club_id = $1 AND h.hand_id = $2`, a.ClubID, ref)
-			return err
-		}
-		t, sess, err := lockTableAndSession(ctx, tx, a.ClubID, nh)
-		if err != nil {
-			return err
-		}
-		if !sess.Open() {
-			return &ledger.Error{Code: ledger.ECONFLICT, Message: fmt.Sprintf("session %d is closed; no more hands can be recorded in it", sess.ID)}
-		}
-		if nh.Number != t.Hands+1 {
-			return numberConflict(nh, t.Hands)
-		}
-		res, err := ledger.ScoreHand(t, sess, nh.Facts)
-		if err != nil {
-			return err
-		}
-		h, err = insertHand(ctx, tx, a, t, sess, nh, res)
-		if err != nil {
-			return err
-		}
-		// The statistics, the key and the change in one round trip; the
-		// change last, so the club's counter is held only through the commit.
-		b := &pgx.Batch{}
-		live := queueStatHands(b, a.ClubID, h, sess.Date)
-		queueRemember(b, a.ClubID, idem, "hand", h.ID)
-		queueChange(b, a.ClubID, change{kind: ledger.ChangeHandRecorded, tableID: &t.ID, sessionID: &sess.ID,
-			number: &nh.Number, data: map[string]any{"revision": 1}})
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return err
-		}
-		if !*live {
-			return rebuildSession(ctx, tx, a.ClubID, sess.ID)
-		}
-		return nil
-	})
-	return h, replayed, err
-}
-
-// numberTaken is the 409 of a phone that lost the race for a hand
-// number, in one round trip before any transaction or lock: at a hot table
-// most requests are such losers. A request whose Idempotency-Key is
-// already stored goes on to its replay; the hand and its key are committed
-// together, so one snapshot never shows the number taken by this very key
-// without the key. A missing table is left to the transaction to name.
-func (s *Store) numberTaken(ctx context.Context, clubID int64, nh ledger.NewHand, idem *ledger.Idempotency) error {
-	key := ""
-	if idem != nil {
-		key = idem.Key
-	}
-	var hands int
-	var known bool
-	err := s.pool.QueryRow(ctx, `
-		SELECT t.hands, EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = $1 AND k.key = $3)
-		FROM tables t WHERE t.club_id = $1 AND t.table_id = $2`, clubID, nh.TableID, key).Scan(&hands, &known)
-	if err == pgx.ErrNoRows {
-		return nil
-	}
-	if err != nil {
-		return mapError(err)
-	}
-	if nh.Number <= hands && !known {
-		return numberConflict(nh, hands)
-	}
-	return nil
-}
-
-// numberConflict is the 409 of a hand that expects another number than the
-// table's next, naming the one to record.
-func numberConflict(nh ledger.NewHand, hands int) error {
-	return &ledger.Error{
-		Code:    ledger.ECONFLICT,
-		Message: fmt.Sprintf("hand %d of table %d is already recorded or out of order: the table has %d hands, the next is %d", nh.Number, nh.TableID, hands, hands+1),
-		Field:   "number", Rule: "must be the table's next hand number",
-		Extra: map[string]any{"current_number": hands, "next_number": hands + 1},
-	}
-}
-
-// lockTableSQL reads a table ($1 club, $2 table) and locks its row until
-// the transaction ends: every write of the table's hands takes it first.
-const lockTableSQL = selectTable + ` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`
-
-func lockTable(ctx context.Context, tx pgx.Tx, clubID, id int64) (ledger.Table, error) {
-	var t ledger.Table
-	err := scanTable(tx.QueryRow(ctx, lockTableSQL, clubID, id), &t)
-	return t, notFound(err, "table %d", id)
-}
-
-// lockTableAndSession locks the hand's table, as lockTable, and reads its
-// session in the same round trip: the session's read starts only once the
-// lock is granted, so it sees a close committed by whoever held the lock.
-// A session that is missing or of another table is EINVALID.
-func lockTableAndSession(ctx context.Context, tx pgx.Tx, clubID int64, nh ledger.NewHand) (ledger.Table, ledger.Session, error) {
-	var t ledger.Table
-	var sess ledger.Session
-	var tableErr, sessErr error
-	b := &pgx.Batch{}
-	b.Queue(lockTableSQL, clubID, nh.TableID).QueryRow(func(row pgx.Row) error {
-		if tableErr = scanTable(row, &t); tableErr == pgx.ErrNoRows {
-			return nil
-		}
-		return tableErr
-	})
-	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, clubID, nh.SessionID).QueryRow(func(row pgx.Row) error {
-		if sessErr = scanSession(row, &sess); sessErr == pgx.ErrNoRows {
-			return nil
-		}
-		return sessErr
-	})
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return t, sess, err
-	}
-	if tableErr != nil {
-		return t, sess, notFound(tableErr, "table %d", nh.TableID)
-	}
-	if sessErr != nil || sess.TableID != t.ID {
-		return t, sess, ledger.Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
-	}
-	return t, sess, nil
-}
-
 // storedResult is the part of a score.Result kept in hands.result; the
 // state is kept in its own column.
 type storedResult struct {
@@ -165,19 +23,31 @@ type storedResult struct {
 	Parties [][]int64            `json:"parties,omitempty"`
 }
 
-func insertHand(ctx context.Context, tx pgx.Tx, a ledger.Actor, t ledger.Table, sess ledger.Session, nh ledger.NewHand, res score.Result) (ledger.Hand, error) {
+// AppendHand stores a new hand in two round trips: the hand with its
+// entries, the running totals and the table's state and hand count; then
+// its statistics rows, its Idempotency-Key and its change (last, so the
+// club's change counter is held only through the commit).
+func (t *tx) AppendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, error) {
+	h, err := t.insertHand(ctx, r)
+	if err != nil {
+		return h, err
+	}
+	b := &pgx.Batch{}
+	queueStatHands(b, t.club, h, r.Session.Date, r.Stats)
+	queueRemember(b, t.club, r.Idempotency, ledger.KindHand, h.ID)
+	queueChange(b, t.club, r.Change)
+	return h, send(ctx, t, b)
+}
+
+func (t *tx) insertHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, error) {
+	res := r.Result
 	stored, err := encodeResult(res)
 	if err != nil {
 		return ledger.Hand{}, err
 	}
-	players := make([]int64, len(res.Points))
-	nums := make([]int64, len(res.Points))
-	dens := make([]int64, len(res.Points))
-	for i, p := range res.Points {
-		players[i], nums[i], dens[i] = p.Player, p.Points.Num(), p.Points.Den()
-	}
-	h := ledger.Hand{TableID: t.ID, SessionID: sess.ID, Number: nh.Number, Game: t.Game, Rules: t.Rules, Facts: nh.Facts, Result: res,
-		RecordedBy: a.KeyID, Revision: 1}
+	players, nums, dens := pointColumns(res.Points)
+	h := ledger.Hand{TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game, Rules: r.Table.Rules,
+		Facts: r.Facts, Result: res, RecordedBy: r.RecordedBy, Revision: 1}
 
 	// One round trip for the whole hand.
 	b := &pgx.Batch{}
@@ -192,7 +62,7 @@ func insertHand(ctx context.Context, tx pgx.Tx, a ledger.Actor, t ledger.Table, 
 			FROM h, unnest($11::bigint[], $12::bigint[], $13::bigint[]) AS e(player, num, den)
 		)
 		SELECT hand_id, recorded_at FROM h`,
-		a.ClubID, t.ID, sess.ID, nh.Number, t.Game, t.Rules, nh.Facts, stored, res.State, a.KeyID, players, nums, dens).
+		t.club, h.TableID, h.SessionID, h.Number, h.Game, h.Rules, h.Facts, stored, res.State, h.RecordedBy, players, nums, dens).
 		QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID, &h.RecordedAt) })
 	b.Queue(`
 		INSERT INTO table_totals AS t (club_id, table_id, player_id, num, den, hands)
@@ -201,7 +71,7 @@ func insertHand(ctx context.Context, tx pgx.Tx, a ledger.Actor, t ledger.Table, 
 		ON CONFLICT (club_id, table_id, player_id) DO UPDATE
 		SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
 		    hands = t.hands + 1`,
-		a.ClubID, t.ID, players, nums, dens)
+		t.club, h.TableID, players, nums, dens)
 	b.Queue(`
 		INSERT INTO session_totals AS t (club_id, session_id, player_id, num, den, hands)
 		SELECT $1, $2, e.player, e.num, e.den, 1
@@ -209,32 +79,49 @@ func insertHand(ctx context.Context, tx pgx.Tx, a ledger.Actor, t ledger.Table, 
 		ON CONFLICT (club_id, session_id, player_id) DO UPDATE
 		SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
 		    hands = t.hands + 1`,
-		a.ClubID, sess.ID, players, nums, dens)
+		t.club, h.SessionID, players, nums, dens)
 	b.Queue(`UPDATE tables SET hands = $3, state = $4 WHERE club_id = $1 AND table_id = $2`,
-		a.ClubID, t.ID, nh.Number, res.State)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return ledger.Hand{}, err
+		t.club, h.TableID, h.Number, res.State)
+	return h, send(ctx, t, b)
+}
+
+// pointColumns splits players' points into the columns of entries.
+func pointColumns(ps []score.PlayerPoints) (players, nums, dens []int64) {
+	players, nums, dens = make([]int64, len(ps)), make([]int64, len(ps)), make([]int64, len(ps))
+	for i, p := range ps {
+		players[i], nums[i], dens[i] = p.Player, p.Points.Num(), p.Points.Den()
 	}
-	return h, nil
+	return players, nums, dens
+}
+
+// HandCount reads how many hands a table has and whether an
+// Idempotency-Key is stored, in one round trip.
+func (s *Store) HandCount(ctx context.Context, clubID, tableID int64, key string) (int, bool, error) {
+	var hands int
+	var known bool
+	err := s.pool.QueryRow(ctx, `
+		SELECT t.hands, EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = $1 AND k.key = $3)
+		FROM tables t WHERE t.club_id = $1 AND t.table_id = $2`, clubID, tableID, key).Scan(&hands, &known)
+	return hands, known, notFound(err, "table %d", tableID)
+}
+
+// Hand reads a hand of the club by its id.
+func (t *tx) Hand(ctx context.Context, id int64) (ledger.Hand, error) {
+	h, err := findHand(ctx, t, selectHand+` WHERE h.club_id = $1 AND h.hand_id = $2`, t.club, id)
+	return h, notFound(err, "hand %d", id)
 }
 
 // FindHand returns hand number n of a table.
-func (s *Store) FindHand(ctx context.Context, a ledger.Actor, tableID int64, n int) (ledger.Hand, error) {
-	h, err := findHand(ctx, s.pool, selectHand+` WHERE h.club_id = $1 AND h.table_id = $2 AND h.number = $3`, a.ClubID, tableID, n)
-	if err == pgx.ErrNoRows {
-		return h, ledger.Errorf(ledger.ENOTFOUND, "hand %d of table %d not found", n, tableID)
-	}
-	return h, mapError(err)
+func (s *Store) FindHand(ctx context.Context, clubID, tableID int64, n int) (ledger.Hand, error) {
+	h, err := findHand(ctx, s.pool, selectHand+` WHERE h.club_id = $1 AND h.table_id = $2 AND h.number = $3`, clubID, tableID, n)
+	return h, notFound(err, "hand %d of table %d", n, tableID)
 }
 
 // ListHands returns a table's hands in order, those numbered after p.After.
-func (s *Store) ListHands(ctx context.Context, a ledger.Actor, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
-	if _, err := s.FindTable(ctx, a, tableID); err != nil {
-		return nil, err
-	}
+func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
 	rows, err := s.pool.Query(ctx, selectHand+`
 		WHERE h.club_id = $1 AND h.table_id = $2 AND h.number > $3
-		ORDER BY h.number LIMIT $4`, a.ClubID, tableID, p.After, p.Limit)
+		ORDER BY h.number LIMIT $4`, clubID, tableID, p.After, p.Limit)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -255,7 +142,7 @@ const selectHand = `
 		WHERE r.club_id = h.club_id AND r.hand_id = h.hand_id
 		ORDER BY r.revision DESC LIMIT 1) r ON true`
 
-func findHand(ctx context.Context, q querier, query string, args ...any) (ledger.Hand, error) {
+func findHand(ctx context.Context, q queryer, query string, args ...any) (ledger.Hand, error) {
 	return scanHand(q.QueryRow(ctx, query, args...))
 }
 

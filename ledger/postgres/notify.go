@@ -122,10 +122,3 @@ func (l *Listener) tellAll(seq int64) {
 		l.tell(club, seq)
 	}
 }
-
-// ChangeHead returns the number of the club's latest change.
-func (s *Store) ChangeHead(ctx context.Context, a ledger.Actor) (int64, error) {
-	var seq int64
-	err := s.pool.QueryRow(ctx, `SELECT change_seq FROM clubs WHERE club_id = $1`, a.ClubID).Scan(&seq)
-	return seq, notFound(err, "club %d", a.ClubID)
-}

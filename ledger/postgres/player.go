@@ -2,51 +2,15 @@ package postgres
 
 import (
 	"context"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// CreatePlayer adds a player to the actor's club; names are unique per club.
-func (s *Store) CreatePlayer(ctx context.Context, a ledger.Actor, name string, idem *ledger.Idempotency) (ledger.Player, bool, error) {
-	name = strings.TrimSpace(name)
-	if err := ledger.CheckName("name", name, 100); err != nil {
-		return ledger.Player{}, false, err
-	}
-	var p ledger.Player
-	var replayed bool
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		ref, err := claim(ctx, tx, a.ClubID, idem, "player")
-		if err != nil {
-			return err
-		}
-		if ref != 0 {
-			replayed = true
-			return scanPlayer(tx.QueryRow(ctx, selectPlayer+` WHERE club_id = $1 AND player_id = $2`, a.ClubID, ref), &p)
-		}
-		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM players WHERE club_id = $1 AND name = $2)`, a.ClubID, name).Scan(&exists); err != nil {
-			return err
-		}
-		if exists {
-			return &ledger.Error{Code: ledger.ECONFLICT, Message: "a player of this club is already called " + name, Field: "name", Rule: "names are unique within a club"}
-		}
-		err = scanPlayer(tx.QueryRow(ctx, `
-			INSERT INTO players (club_id, name) VALUES ($1, $2)
-			RETURNING player_id, name, created_at`, a.ClubID, name), &p)
-		if err != nil {
-			return err
-		}
-		return remember(ctx, tx, a.ClubID, idem, "player", p.ID)
-	})
-	return p, replayed, err
-}
-
 // ListPlayers returns the club's players by name.
-func (s *Store) ListPlayers(ctx context.Context, a ledger.Actor) ([]ledger.Player, error) {
-	rows, err := s.pool.Query(ctx, selectPlayer+` WHERE club_id = $1 ORDER BY name`, a.ClubID)
+func (s *Store) ListPlayers(ctx context.Context, clubID int64) ([]ledger.Player, error) {
+	rows, err := s.pool.Query(ctx, selectPlayer+` WHERE club_id = $1 ORDER BY name`, clubID)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -55,6 +19,41 @@ func (s *Store) ListPlayers(ctx context.Context, a ledger.Actor) ([]ledger.Playe
 		return p, scanPlayer(r, &p)
 	})
 	return players, mapError(err)
+}
+
+// FindPlayer returns a player of the club.
+func (t *tx) FindPlayer(ctx context.Context, id int64) (ledger.Player, error) {
+	var p ledger.Player
+	err := scanPlayer(t.QueryRow(ctx, selectPlayer+` WHERE club_id = $1 AND player_id = $2`, t.club, id), &p)
+	return p, notFound(err, "player %d", id)
+}
+
+// PlayerByName returns the player called name, if there is one.
+func (t *tx) PlayerByName(ctx context.Context, name string) (ledger.Player, bool, error) {
+	var p ledger.Player
+	err := scanPlayer(t.QueryRow(ctx, selectPlayer+` WHERE club_id = $1 AND name = $2`, t.club, name), &p)
+	if err == pgx.ErrNoRows {
+		return p, false, nil
+	}
+	return p, err == nil, err
+}
+
+// InsertPlayer stores a new player of the club.
+func (t *tx) InsertPlayer(ctx context.Context, name string) (ledger.Player, error) {
+	var p ledger.Player
+	err := scanPlayer(t.QueryRow(ctx, `
+		INSERT INTO players (club_id, name) VALUES ($1, $2)
+		RETURNING player_id, name, created_at`, t.club, name), &p)
+	return p, err
+}
+
+// MissingPlayers returns those of ids that are not players of the club.
+func (t *tx) MissingPlayers(ctx context.Context, ids []int64) ([]int64, error) {
+	var missing []int64
+	err := t.QueryRow(ctx, `
+		SELECT coalesce(array_agg(id), '{}') FROM unnest($2::bigint[]) AS id
+		WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.club_id = $1 AND p.player_id = id)`, t.club, ids).Scan(&missing)
+	return missing, err
 }
 
 const selectPlayer = `SELECT player_id, name, created_at FROM players`

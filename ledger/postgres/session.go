@@ -2,119 +2,35 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// OpenSession opens an evening at a table with its seating. A table has at
-// most one open session; date defaults to today in the club's time zone.
-func (s *Store) OpenSession(ctx context.Context, a ledger.Actor, tableID int64, date string, seating []int64, idem *ledger.Idempotency) (ledger.Session, bool, error) {
-	if err := ledger.CheckSeating("seating", seating); err != nil {
-		return ledger.Session{}, false, err
-	}
-	if date != "" {
-		if _, err := ledger.ParseDate("date", date); err != nil {
-			return ledger.Session{}, false, err
-		}
-	}
-	var sess ledger.Session
-	var replayed bool
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		ref, err := claim(ctx, tx, a.ClubID, idem, "session")
-		if err != nil {
-			return err
-		}
-		if ref != 0 {
-			replayed = true
-			sess, err = findSession(ctx, tx, a.ClubID, ref)
-			return err
-		}
-		var tz string
-		var open *int64
-		err = tx.QueryRow(ctx, `
-			SELECT c.time_zone, (SELECT session_id FROM sessions s
-			                     WHERE s.club_id = t.club_id AND s.table_id = t.table_id AND s.closed_at IS NULL)
-			FROM tables t JOIN clubs c USING (club_id)
-			WHERE t.club_id = $1 AND t.table_id = $2
-			FOR UPDATE OF t`, a.ClubID, tableID).Scan(&tz, &open)
-		if err != nil {
-			return notFound(err, "table %d", tableID)
-		}
-		if open != nil {
-			return &ledger.Error{Code: ledger.ECONFLICT, Message: fmt.Sprintf("table %d already has an open session %d; close it first", tableID, *open),
-				Extra: map[string]any{"open_session": *open}}
-		}
-		if err := checkPlayers(ctx, tx, a.ClubID, seating); err != nil {
-			return err
-		}
-		if date == "" {
-			date = ledger.Today(s.now(), tz)
-		}
-		var id int64
-		if err := tx.QueryRow(ctx, `
-			INSERT INTO sessions (club_id, table_id, date) VALUES ($1, $2, $3)
-			RETURNING session_id`, a.ClubID, tableID, date).Scan(&id); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `
-			INSERT INTO session_players (club_id, session_id, seat, player_id)
-			SELECT $1, $2, p.seat, p.player_id FROM unnest($3::bigint[]) WITH ORDINALITY AS p(player_id, seat)`,
-			a.ClubID, id, seating); err != nil {
-			return err
-		}
-		if sess, err = findSession(ctx, tx, a.ClubID, id); err != nil {
-			return err
-		}
-		if err := recordChange(ctx, tx, a.ClubID, change{kind: ledger.ChangeSessionOpened, tableID: &tableID, sessionID: &id,
-			data: map[string]any{"date": sess.Date, "seating": sess.Seating}}); err != nil {
-			return err
-		}
-		return remember(ctx, tx, a.ClubID, idem, "session", id)
-	})
-	return sess, replayed, err
-}
-
-// CloseSession freezes a session, no more hands, and stores its
-// settlement. Closing a closed session returns it unchanged, so a retried
-// close is harmless. The table is locked first, as when recording a hand,
-// so no hand can slip in while the evening is settled.
-func (s *Store) CloseSession(ctx context.Context, a ledger.Actor, id int64) (ledger.Session, error) {
-	var sess ledger.Session
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		var err error
-		if sess, err = findSession(ctx, tx, a.ClubID, id); err != nil {
-			return err
-		}
-		if _, err := lockTable(ctx, tx, a.ClubID, sess.TableID); err != nil {
-			return err
-		}
-		if sess, err = findSession(ctx, tx, a.ClubID, id); err != nil || !sess.Open() {
-			return err
-		}
-		if err := closeAndSettle(ctx, tx, a, sess); err != nil {
-			return err
-		}
-		sess, err = findSession(ctx, tx, a.ClubID, id)
-		return err
-	})
-	return sess, err
-}
-
-// FindSession returns a session of the actor's club.
-func (s *Store) FindSession(ctx context.Context, a ledger.Actor, id int64) (ledger.Session, error) {
-	sess, err := findSession(ctx, s.pool, a.ClubID, id)
+// FindSession returns a session of the club.
+func (s *Store) FindSession(ctx context.Context, clubID, id int64) (ledger.Session, error) {
+	sess, err := findSession(ctx, s.pool, clubID, id)
 	return sess, mapError(err)
 }
 
+// Session returns a session of the club.
+func (t *tx) Session(ctx context.Context, id int64) (ledger.Session, error) {
+	return findSession(ctx, t, t.club, id)
+}
+
 // ListSessions returns a table's sessions, newest first.
-func (s *Store) ListSessions(ctx context.Context, a ledger.Actor, tableID int64) ([]ledger.Session, error) {
-	if _, err := s.FindTable(ctx, a, tableID); err != nil {
-		return nil, err
-	}
-	rows, err := s.pool.Query(ctx, selectSession+` WHERE s.club_id = $1 AND s.table_id = $2 ORDER BY s.session_id DESC`, a.ClubID, tableID)
+func (s *Store) ListSessions(ctx context.Context, clubID, tableID int64) ([]ledger.Session, error) {
+	return collectSessions(ctx, s.pool, selectSession+` WHERE s.club_id = $1 AND s.table_id = $2 ORDER BY s.session_id DESC`, clubID, tableID)
+}
+
+// SessionsOn returns the club's sessions of a date, oldest first.
+func (s *Store) SessionsOn(ctx context.Context, clubID int64, date string) ([]ledger.Session, error) {
+	return collectSessions(ctx, s.pool, selectSession+` WHERE s.club_id = $1 AND s.date = $2 ORDER BY s.session_id`, clubID, date)
+}
+
+func collectSessions(ctx context.Context, q queryer, query string, args ...any) ([]ledger.Session, error) {
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -125,18 +41,73 @@ func (s *Store) ListSessions(ctx context.Context, a ledger.Actor, tableID int64)
 	return list, mapError(err)
 }
 
-// SessionStandings returns every player's total of one evening, best first.
-func (s *Store) SessionStandings(ctx context.Context, a ledger.Actor, id int64) ([]ledger.Standing, error) {
-	if _, err := s.FindSession(ctx, a, id); err != nil {
-		return nil, err
-	}
-	list, err := queryStandings(ctx, s.pool, a.ClubID, id)
-	return sortStandings(list), mapError(err)
+// SessionStandings returns every player's total of one evening, unordered.
+func (s *Store) SessionStandings(ctx context.Context, clubID, id int64) ([]ledger.Standing, error) {
+	list, err := queryStandings(ctx, s.pool, clubID, id)
+	return list, mapError(err)
 }
 
-// querier is a pool or a transaction.
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+// LockTableAndSession locks a table, as LockTable, and reads a session in
+// the same round trip: the session's read starts only once the lock is
+// granted, so it sees a close committed by whoever held the lock.
+func (t *tx) LockTableAndSession(ctx context.Context, tableID, sessionID int64) (ledger.Table, ledger.Session, bool, error) {
+	var tb ledger.Table
+	var sess ledger.Session
+	var tableErr, sessErr error
+	b := &pgx.Batch{}
+	b.Queue(lockTableSQL, t.club, tableID).QueryRow(func(row pgx.Row) error {
+		if tableErr = scanTable(row, &tb); tableErr == pgx.ErrNoRows {
+			return nil
+		}
+		return tableErr
+	})
+	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, t.club, sessionID).QueryRow(func(row pgx.Row) error {
+		if sessErr = scanSession(row, &sess); sessErr == pgx.ErrNoRows {
+			return nil
+		}
+		return sessErr
+	})
+	if err := send(ctx, t, b); err != nil {
+		return tb, sess, false, err
+	}
+	if tableErr != nil {
+		return tb, sess, false, notFound(tableErr, "table %d", tableID)
+	}
+	return tb, sess, sessErr == nil, nil
+}
+
+// OpenSessionOf returns the id of the table's open session, 0 if none.
+func (t *tx) OpenSessionOf(ctx context.Context, tableID int64) (int64, error) {
+	var open int64
+	err := t.QueryRow(ctx, `
+		SELECT coalesce((SELECT session_id FROM sessions
+		                 WHERE club_id = $1 AND table_id = $2 AND closed_at IS NULL), 0)`, t.club, tableID).Scan(&open)
+	return open, err
+}
+
+// InsertSession stores a new open session with its seating.
+func (t *tx) InsertSession(ctx context.Context, tableID int64, date string, seating []int64) (ledger.Session, error) {
+	var id int64
+	if err := t.QueryRow(ctx, `
+		INSERT INTO sessions (club_id, table_id, date) VALUES ($1, $2, $3)
+		RETURNING session_id`, t.club, tableID, date).Scan(&id); err != nil {
+		return ledger.Session{}, err
+	}
+	if _, err := t.Exec(ctx, `
+		INSERT INTO session_players (club_id, session_id, seat, player_id)
+		SELECT $1, $2, p.seat, p.player_id FROM unnest($3::bigint[]) WITH ORDINALITY AS p(player_id, seat)`,
+		t.club, id, seating); err != nil {
+		return ledger.Session{}, err
+	}
+	return findSession(ctx, t, t.club, id)
+}
+
+// CloseSession marks a session closed now.
+func (t *tx) CloseSession(ctx context.Context, id int64) (ledger.Session, error) {
+	if _, err := t.Exec(ctx, `UPDATE sessions SET closed_at = now() WHERE club_id = $1 AND session_id = $2`, t.club, id); err != nil {
+		return ledger.Session{}, err
+	}
+	return findSession(ctx, t, t.club, id)
 }
 
 const selectSession = `
@@ -145,7 +116,7 @@ const selectSession = `
 	             WHERE sp.club_id = s.club_id AND sp.session_id = s.session_id ORDER BY seat)
 	FROM sessions s`
 
-func findSession(ctx context.Context, q querier, clubID, id int64) (ledger.Session, error) {
+func findSession(ctx context.Context, q queryer, clubID, id int64) (ledger.Session, error) {
 	var sess ledger.Session
 	err := scanSession(q.QueryRow(ctx, selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, clubID, id), &sess)
 	return sess, notFound(err, "session %d", id)
@@ -153,19 +124,4 @@ func findSession(ctx context.Context, q querier, clubID, id int64) (ledger.Sessi
 
 func scanSession(row pgx.Row, s *ledger.Session) error {
 	return row.Scan(&s.ID, &s.TableID, &s.Date, &s.OpenedAt, &s.ClosedAt, &s.Seating)
-}
-
-// checkPlayers refuses players that are not of the club.
-func checkPlayers(ctx context.Context, tx pgx.Tx, clubID int64, ids []int64) error {
-	var missing []int64
-	err := tx.QueryRow(ctx, `
-		SELECT coalesce(array_agg(id), '{}') FROM unnest($2::bigint[]) AS id
-		WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.club_id = $1 AND p.player_id = id)`, clubID, ids).Scan(&missing)
-	if err != nil {
-		return err
-	}
-	if len(missing) > 0 {
-		return ledger.Invalid("seating", "no player %v in this club", missing)
-	}
-	return nil
 }

@@ -39,7 +39,8 @@ import (
 // Money: S1 A +150 B -50 C -100 D 0 E 0; S2 A -467 B +200 C +200 D +67;
 // S3 A +1500 B -700 C +100 D -900; S4 is open.
 type statsWorld struct {
-	store    *postgres.Store
+	store    *ledger.Service
+	db       *postgres.Store
 	pool     *pgxpool.Pool
 	actor    ledger.Actor
 	p        map[string]int64
@@ -52,8 +53,9 @@ func newStatsWorld(t *testing.T) *statsWorld {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.New(t)
-	store := postgres.New(pool)
-	w := &statsWorld{store: store, pool: pool, p: map[string]int64{}, sessions: map[string]ledger.Session{}, hands: map[string]ledger.Hand{}}
+	db := postgres.New(pool)
+	store := db.Service()
+	w := &statsWorld{store: store, db: db, pool: pool, p: map[string]int64{}, sessions: map[string]ledger.Session{}, hands: map[string]ledger.Hand{}}
 	w.actor = newActor(t, store, "Doko-Club Eichel")
 	for _, name := range []string{"A", "B", "C", "D", "E"} {
 		p, _, err := store.CreatePlayer(ctx, w.actor, "Spieler "+name, nil)
@@ -114,9 +116,9 @@ func newStatsWorld(t *testing.T) *statsWorld {
 }
 
 // newActor creates a club and returns its admin actor.
-func newActor(t *testing.T, store *postgres.Store, name string) ledger.Actor {
+func newActor(t *testing.T, store *ledger.Service, name string) ledger.Actor {
 	t.Helper()
-	_, secret, err := store.CreateClub(context.Background(), name, "Europe/Berlin")
+	_, secret, err := store.CreateClub(context.Background(), ledger.NewClub{Name: name, TimeZone: "Europe/Berlin"})
 	must(t, err)
 	a, err := store.Authenticate(context.Background(), secret)
 	must(t, err)
@@ -167,7 +169,7 @@ func (w *statsWorld) hand(id int64, session string, number int, points, parties,
 func (w *statsWorld) index(t *testing.T, name string, id int64, session string, number int, points, parties, winners, stats string) {
 	t.Helper()
 	h := w.hand(id, session, number, points, parties, winners, stats)
-	must(t, w.store.IndexHandForTest(context.Background(), w.actor.ClubID, h, w.sessions[session].Date))
+	must(t, w.db.IndexHandForTest(context.Background(), w.actor.ClubID, h, w.sessions[session].Date))
 	w.hands[name] = h
 }
 
@@ -185,7 +187,7 @@ func (w *statsWorld) settle(t *testing.T, session, nets string) {
 		fmt.Sscan(value, &cents)
 		st.Players = append(st.Players, ledger.PlayerMoney{Player: w.p[name], NetCents: cents, PointsCents: cents})
 	}
-	must(t, w.store.IndexSettlementForTest(context.Background(), w.actor.ClubID, st))
+	must(t, w.db.IndexSettlementForTest(context.Background(), w.actor.ClubID, st))
 }
 
 // snapshot is every statistics row of the club, as text, sorted.
@@ -351,7 +353,7 @@ func TestLeaderboardsAndSeries(t *testing.T) {
 	w := newStatsWorld(t)
 	ctx := context.Background()
 	year := ledger.StatsFilter{From: "2025-01-01", To: "2025-12-31"}
-	board := func(by string, minHands int) string {
+	board := func(by ledger.LeaderboardOrder, minHands int) string {
 		t.Helper()
 		lb, err := w.store.Leaderboard(ctx, w.actor, by, year, minHands, 10)
 		must(t, err)
@@ -371,7 +373,7 @@ func TestLeaderboardsAndSeries(t *testing.T) {
 		return strings.Join(parts, ", ")
 	}
 	for _, c := range []struct {
-		by       string
+		by       ledger.LeaderboardOrder
 		minHands int
 		want     string
 	}{
@@ -435,7 +437,7 @@ func TestStatsNeverCrossClubs(t *testing.T) {
 		Winners: []int64{p.ID}, Parties: [][]int64{{p.ID}, {q.ID, r.ID, s.ID}},
 	}}
 	// The same hand id as A's h1: ids are per club.
-	must(t, w.store.IndexHandForTest(ctx, other.ClubID, h, sess.Date))
+	must(t, w.db.IndexHandForTest(ctx, other.ClubID, h, sess.Date))
 
 	before := w.snapshot(t)
 	if ps := w.stats(t, "A", ledger.StatsFilter{}); ps.Hands != 9 || ps.Points.String() != "30" {
@@ -478,7 +480,7 @@ func TestStatsNeverCrossClubs(t *testing.T) {
 		t.Errorf("the other club's series: %d players, want its 4", len(series))
 	}
 	// Removing the other club's hand 9001 leaves this club's hand 9001.
-	must(t, w.store.UnindexHandForTest(ctx, other.ClubID, h))
+	must(t, w.db.UnindexHandForTest(ctx, other.ClubID, h))
 	if after := w.snapshot(t); after != before {
 		t.Errorf("unindexing another club's hand changed this club's statistics")
 	}
@@ -499,11 +501,11 @@ func TestUnindexHandUndoesIndexHand(t *testing.T) {
 		w.hand(9102, "S3", 2, "A:-26 B:10 C:10 D:6", "", "B C D", "A:pik_dame_taken:1"),
 	}
 	for _, h := range extra {
-		must(t, w.store.IndexHandForTest(ctx, club, h, w.sessionOf(h).Date))
+		must(t, w.db.IndexHandForTest(ctx, club, h, w.sessionOf(h).Date))
 		if w.snapshot(t) == before {
 			t.Fatalf("hand %d changed nothing", h.ID)
 		}
-		must(t, w.store.UnindexHandForTest(ctx, club, h))
+		must(t, w.db.UnindexHandForTest(ctx, club, h))
 		if after := w.snapshot(t); after != before {
 			t.Errorf("hand %d indexed and removed:\n%s\nwant\n%s", h.ID, after, before)
 		}
@@ -511,31 +513,31 @@ func TestUnindexHandUndoesIndexHand(t *testing.T) {
 
 	// Out of order, the streaks are rebuilt: a loss between h7 and h8
 	// breaks A's three wins in a row.
-	must(t, w.store.IndexHandForTest(ctx, club, extra[2], "2025-03-14"))
+	must(t, w.db.IndexHandForTest(ctx, club, extra[2], "2025-03-14"))
 	if a := w.stats(t, "A", ledger.StatsFilter{}); a.LongestWinningStreak != 2 || a.Hands != 10 || a.Points.String() != "4" {
 		t.Errorf("after a loss in S3: streak %d, %d hands, %s points; want 2, 10, 4", a.LongestWinningStreak, a.Hands, a.Points)
 	}
-	must(t, w.store.UnindexHandForTest(ctx, club, extra[2]))
+	must(t, w.db.UnindexHandForTest(ctx, club, extra[2]))
 
 	// A correction: each of the history's hands removed and added back
 	// (its removal alone changes the figures), and one hand replaced by
 	// another result and back.
 	for _, name := range []string{"h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9", "h10"} {
 		h := w.hands[name]
-		must(t, w.store.UnindexHandForTest(ctx, club, h))
+		must(t, w.db.UnindexHandForTest(ctx, club, h))
 		if w.snapshot(t) == before {
 			t.Errorf("removing %s changed nothing", name)
 		}
-		must(t, w.store.IndexHandForTest(ctx, club, h, w.sessionOf(h).Date))
+		must(t, w.db.IndexHandForTest(ctx, club, h, w.sessionOf(h).Date))
 	}
 	corrected := w.hand(w.hands["h6"].ID, "S2", 2, "A:-2 B:2 C:-2 D:2", "A C/B D", "B D", "")
-	must(t, w.store.UnindexHandForTest(ctx, club, w.hands["h6"]))
-	must(t, w.store.IndexHandForTest(ctx, club, corrected, "2025-02-07"))
+	must(t, w.db.UnindexHandForTest(ctx, club, w.hands["h6"]))
+	must(t, w.db.IndexHandForTest(ctx, club, corrected, "2025-02-07"))
 	if a := w.stats(t, "A", ledger.StatsFilter{}); a.HandsWon != 4 || a.Points.String() != "26" || a.LongestLosingStreak != 2 {
 		t.Errorf("after correcting h6: %d won, %s points, losing streak %d; want 4, 26, 2", a.HandsWon, a.Points, a.LongestLosingStreak)
 	}
-	must(t, w.store.UnindexHandForTest(ctx, club, corrected))
-	must(t, w.store.IndexHandForTest(ctx, club, w.hands["h6"], "2025-02-07"))
+	must(t, w.db.UnindexHandForTest(ctx, club, corrected))
+	must(t, w.db.IndexHandForTest(ctx, club, w.hands["h6"], "2025-02-07"))
 	if after := w.snapshot(t); after != before {
 		t.Errorf("after removing and re-adding every hand:\n%s\nwant\n%s", after, before)
 	}
@@ -543,15 +545,15 @@ func TestUnindexHandUndoesIndexHand(t *testing.T) {
 		t.Errorf("A's figures differ after the round trip:\n%s\nwant\n%s", a, b)
 	}
 	// A hand never indexed, and a void hand, change nothing.
-	must(t, w.store.UnindexHandForTest(ctx, club, ledger.Hand{ID: 123456}))
+	must(t, w.db.UnindexHandForTest(ctx, club, ledger.Hand{ID: 123456}))
 	void := extra[0]
 	void.Void = true
-	must(t, w.store.IndexHandForTest(ctx, club, void, "2026-01-09"))
+	must(t, w.db.IndexHandForTest(ctx, club, void, "2026-01-09"))
 	if after := w.snapshot(t); after != before {
 		t.Errorf("a void hand or removing an unknown hand changed the statistics")
 	}
 	// Indexing a hand twice is refused.
-	if err := w.store.IndexHandForTest(ctx, club, w.hands["h1"], "2025-01-10"); err == nil {
+	if err := w.db.IndexHandForTest(ctx, club, w.hands["h1"], "2025-01-10"); err == nil {
 		t.Error("indexing h1 twice succeeded")
 	}
 }

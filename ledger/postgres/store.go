@@ -1,6 +1,9 @@
-// Package postgres is the ledger's store on PostgreSQL (pgx v5): plain SQL
-// next to the code that scans it, one transaction per write, and the
-// schema's migrations applied under goose's session lock.
+// Package postgres is the ledger's store on PostgreSQL (pgx v5): it
+// implements the ledger's ports with plain SQL next to the code that scans
+// it, runs each write flow in one transaction (sending its statements in
+// pipelined batches), and applies the schema's migrations under goose's
+// session lock. It translates and never decides: every rule is the
+// ledger's.
 package postgres
 
 import (
@@ -22,16 +25,21 @@ import (
 	"github.com/stichbuch/stichbuch/migrations"
 )
 
-// Store implements ledger.Store on a pgx pool.
+// Store implements the ledger's ports on a pgx pool.
 type Store struct {
 	pool *pgxpool.Pool
-	now  func() time.Time
 }
 
-var _ ledger.Store = (*Store)(nil)
-
 // New returns a store on pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, now: time.Now} }
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// Ports returns the store as every port of the ledger.
+func (s *Store) Ports() ledger.Ports {
+	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Health: s, Writer: s}
+}
+
+// Service returns the ledger's use-cases on this store.
+func (s *Store) Service() *ledger.Service { return ledger.NewService(s.Ports()) }
 
 // Connect opens a pool on the database at url.
 func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
@@ -109,6 +117,41 @@ func provider(pool *pgxpool.Pool) (*goose.Provider, error) {
 // tx runs fn in one transaction and maps database errors to ledger errors.
 func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return mapError(pgx.BeginFunc(ctx, s.pool, fn))
+}
+
+// InTx runs a write flow of a club in one transaction.
+func (s *Store) InTx(ctx context.Context, clubID int64, fn func(ledger.Tx) error) error {
+	return s.tx(ctx, func(t pgx.Tx) error { return fn(&tx{Tx: t, club: clubID}) })
+}
+
+// tx is one transaction of a club's write flow: the ledger's Tx port.
+type tx struct {
+	pgx.Tx
+	club int64
+}
+
+var (
+	_ ledger.Tx        = (*tx)(nil)
+	_ ledger.ClubStore = (*Store)(nil)
+)
+
+// send runs a batch in one round trip and returns its first error.
+func send(ctx context.Context, q batcher, b *pgx.Batch) error {
+	if b.Len() == 0 {
+		return nil
+	}
+	return q.SendBatch(ctx, b).Close()
+}
+
+// batcher is a pool or a transaction: what send needs.
+type batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// queryer is a pool or a transaction: what the read helpers need.
+type queryer interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
 // mapError turns database failures into ledger errors; ledger errors pass.

@@ -21,7 +21,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // fixture is a club with four players, a Schwarze Dame table and an open session.
 type fixture struct {
-	store   *postgres.Store
+	store   *ledger.Service
 	pool    *pgxpool.Pool
 	actor   ledger.Actor
 	players []int64
@@ -33,8 +33,8 @@ func newFixture(t *testing.T) fixture {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.New(t)
-	store := postgres.New(pool)
-	_, secret, err := store.CreateClub(ctx, "Skatfreunde Eichel", "Europe/Berlin")
+	store := postgres.New(pool).Service()
+	_, secret, err := store.CreateClub(ctx, ledger.NewClub{Name: "Skatfreunde Eichel", TimeZone: "Europe/Berlin"})
 	must(t, err)
 	actor, err := store.Authenticate(ctx, secret)
 	must(t, err)
@@ -302,7 +302,7 @@ func TestConcurrentHandsWithOneNumber(t *testing.T) {
 func TestClubsSeeNothingOfEachOther(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	_, secret, err := f.store.CreateClub(ctx, "Doko-Runde Süd", "")
+	_, secret, err := f.store.CreateClub(ctx, ledger.NewClub{Name: "Doko-Runde Süd", TimeZone: ""})
 	must(t, err)
 	other, err := f.store.Authenticate(ctx, secret)
 	must(t, err)

@@ -3,8 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -12,76 +10,25 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// CreateTable creates a table with its resolved rule set.
-func (s *Store) CreateTable(ctx context.Context, a ledger.Actor, nt ledger.NewTable, idem *ledger.Idempotency) (ledger.Table, bool, error) {
-	nt.Name = strings.TrimSpace(nt.Name)
-	if err := ledger.CheckName("name", nt.Name, 100); err != nil {
-		return ledger.Table{}, false, err
-	}
-	if err := ledger.CheckStake(nt.Stake); err != nil {
-		return ledger.Table{}, false, err
-	}
-	if nt.SettleMode == "" {
-		nt.SettleMode = ledger.SettleTransfers
-	}
-	if !ledger.ValidSettleMode(nt.SettleMode) {
-		return ledger.Table{}, false, ledger.Invalid("settle_mode", "must be transfers, kitty or losers_to_kitty, got %q", nt.SettleMode)
-	}
-	if nt.MatchLossCents < 0 || nt.MatchLossCents > 1_000_000 {
-		return ledger.Table{}, false, ledger.Invalid("match_loss_cents", "must be between 0 and 1000000")
-	}
-	rules, err := ledger.ResolveRules(nt.Game, nt.Preset, nt.Options)
-	if err != nil {
-		return ledger.Table{}, false, err
-	}
-	var preset struct {
-		Preset string `json:"preset"`
-	}
-	_ = json.Unmarshal(rules, &preset)
-	if len(nt.Options) == 0 {
-		nt.Options = json.RawMessage(`{}`)
-	}
-	var t ledger.Table
-	var replayed bool
-	err = s.tx(ctx, func(tx pgx.Tx) error {
-		ref, err := claim(ctx, tx, a.ClubID, idem, "table")
-		if err != nil {
-			return err
-		}
-		if ref != 0 {
-			replayed = true
-			return scanTable(tx.QueryRow(ctx, selectTable+` WHERE club_id = $1 AND table_id = $2`, a.ClubID, ref), &t)
-		}
-		var exists bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM tables WHERE club_id = $1 AND name = $2)`, a.ClubID, nt.Name).Scan(&exists); err != nil {
-			return err
-		}
-		if exists {
-			return &ledger.Error{Code: ledger.ECONFLICT, Message: "a table of this club is already called " + nt.Name, Field: "name", Rule: "table names are unique within a club"}
-		}
-		err = scanTable(tx.QueryRow(ctx, `
-			INSERT INTO tables (club_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-			RETURNING `+tableColumns, a.ClubID, nt.Name, nt.Game, preset.Preset, nt.Options, rules, nt.Stake.Num(), nt.Stake.Den(),
-			nt.SettleMode, nt.MatchLossCents), &t)
-		if err != nil {
-			return err
-		}
-		return remember(ctx, tx, a.ClubID, idem, "table", t.ID)
-	})
-	return t, replayed, err
+// FindTable returns a table of the club.
+func (s *Store) FindTable(ctx context.Context, clubID, id int64) (ledger.Table, error) {
+	return findTable(ctx, s.pool, clubID, id)
 }
 
-// FindTable returns a table of the actor's club.
-func (s *Store) FindTable(ctx context.Context, a ledger.Actor, id int64) (ledger.Table, error) {
+// Table reads a table of the club without locking it.
+func (t *tx) Table(ctx context.Context, id int64) (ledger.Table, error) {
+	return findTable(ctx, t, t.club, id)
+}
+
+func findTable(ctx context.Context, q queryer, clubID, id int64) (ledger.Table, error) {
 	var t ledger.Table
-	err := scanTable(s.pool.QueryRow(ctx, selectTable+` WHERE club_id = $1 AND table_id = $2`, a.ClubID, id), &t)
+	err := scanTable(q.QueryRow(ctx, selectTable+` WHERE club_id = $1 AND table_id = $2`, clubID, id), &t)
 	return t, notFound(err, "table %d", id)
 }
 
 // ListTables returns the club's tables by name.
-func (s *Store) ListTables(ctx context.Context, a ledger.Actor) ([]ledger.Table, error) {
-	rows, err := s.pool.Query(ctx, selectTable+` WHERE club_id = $1 ORDER BY name`, a.ClubID)
+func (s *Store) ListTables(ctx context.Context, clubID int64) ([]ledger.Table, error) {
+	rows, err := s.pool.Query(ctx, selectTable+` WHERE club_id = $1 ORDER BY name`, clubID)
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -92,16 +39,51 @@ func (s *Store) ListTables(ctx context.Context, a ledger.Actor) ([]ledger.Table,
 	return tables, mapError(err)
 }
 
-// TableStandings returns every player's total at a table, best first.
-func (s *Store) TableStandings(ctx context.Context, a ledger.Actor, tableID int64) ([]ledger.Standing, error) {
-	if _, err := s.FindTable(ctx, a, tableID); err != nil {
-		return nil, err
+// TableByName returns the club's table called name, if there is one.
+func (t *tx) TableByName(ctx context.Context, name string) (ledger.Table, bool, error) {
+	var tb ledger.Table
+	err := scanTable(t.QueryRow(ctx, selectTable+` WHERE club_id = $1 AND name = $2`, t.club, name), &tb)
+	if err == pgx.ErrNoRows {
+		return tb, false, nil
 	}
+	return tb, err == nil, err
+}
+
+// InsertTable stores a new table with its resolved rule set.
+func (t *tx) InsertTable(ctx context.Context, nt ledger.NewTable, rules json.RawMessage, preset string) (ledger.Table, error) {
+	var tb ledger.Table
+	err := scanTable(t.QueryRow(ctx, `
+		INSERT INTO tables (club_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		RETURNING `+tableColumns, t.club, nt.Name, nt.Game, preset, nt.Options, rules, nt.Stake.Num(), nt.Stake.Den(),
+		string(nt.SettleMode), nt.MatchLossCents), &tb)
+	return tb, err
+}
+
+// lockTableSQL reads a table ($1 club, $2 table) and locks its row until
+// the transaction ends: every write of the table's hands takes it first.
+const lockTableSQL = selectTable + ` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`
+
+// LockTable reads a table and locks its row until the transaction ends.
+func (t *tx) LockTable(ctx context.Context, id int64) (ledger.Table, error) {
+	var tb ledger.Table
+	err := scanTable(t.QueryRow(ctx, lockTableSQL, t.club, id), &tb)
+	return tb, notFound(err, "table %d", id)
+}
+
+// SetTableState stores a table's state after its last hand.
+func (t *tx) SetTableState(ctx context.Context, tableID int64, state json.RawMessage) error {
+	_, err := t.Exec(ctx, `UPDATE tables SET state = $3 WHERE club_id = $1 AND table_id = $2`, t.club, tableID, state)
+	return err
+}
+
+// TableStandings returns every player's total at a table, unordered.
+func (s *Store) TableStandings(ctx context.Context, clubID, tableID int64) ([]ledger.Standing, error) {
 	list, err := collectStandings(ctx, s.pool, `
 		SELECT t.player_id, p.name, t.num, t.den, t.hands
 		FROM table_totals t JOIN players p USING (club_id, player_id)
-		WHERE t.club_id = $1 AND t.table_id = $2`, a.ClubID, tableID)
-	return sortStandings(list), mapError(err)
+		WHERE t.club_id = $1 AND t.table_id = $2`, clubID, tableID)
+	return list, mapError(err)
 }
 
 // queryStandings returns a session's totals per player, unordered.
@@ -130,25 +112,15 @@ func collectStandings(ctx context.Context, q queryer, query string, args ...any)
 	return list, err
 }
 
-// sortStandings orders standings exactly: most points first, then by name.
-func sortStandings(list []ledger.Standing) []ledger.Standing {
-	slices.SortFunc(list, func(x, y ledger.Standing) int {
-		if c := y.Points.Cmp(x.Points); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Name, y.Name)
-	})
-	return list
-}
-
 const tableColumns = `table_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents, hands, state, created_at`
 
 const selectTable = `SELECT ` + tableColumns + ` FROM tables`
 
 func scanTable(row pgx.Row, t *ledger.Table) error {
 	var num, den int64
-	err := row.Scan(&t.ID, &t.Name, &t.Game, &t.Preset, &t.Options, &t.Rules, &num, &den, &t.SettleMode, &t.MatchLossCents, &t.Hands, &t.State, &t.CreatedAt)
-	t.Stake = score.Frac(num, max(den, 1))
+	var mode string
+	err := row.Scan(&t.ID, &t.Name, &t.Game, &t.Preset, &t.Options, &t.Rules, &num, &den, &mode, &t.MatchLossCents, &t.Hands, &t.State, &t.CreatedAt)
+	t.Stake, t.SettleMode = score.Frac(num, max(den, 1)), ledger.SettleMode(mode)
 	return err
 }
 

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stichbuch/stichbuch/ledger"
+)
+
+// batchItem is one queued hand of an offline outbox.
+type batchItem struct {
+	ID        string          `json:"id"`
+	SessionID int64           `json:"session_id"`
+	Number    int             `json:"number"`
+	Facts     json.RawMessage `json:"facts"`
+}
+
+// batchResult is the answer for one queued hand.
+type batchResult struct {
+	ID      string       `json:"id"`
+	Number  int          `json:"number"`
+	Status  string       `json:"status"` // applied, already_applied, refused, not_applied
+	Hand    *ledger.Hand `json:"hand,omitempty"`
+	Problem *Problem     `json:"problem,omitempty"`
+}
+
+// recordBatch applies an offline outbox in order, each hand in its own
+// transaction, idempotent by the hand's client-chosen id. After a refused
+// hand the rest are not applied, and the answer says so.
+func (s *Server) recordBatch(c echo.Context) error {
+	tableID, err := pathID(c, "tableID")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Hands []batchItem `json:"hands"`
+	}
+	if _, err := decodeBody(c, &in); err != nil {
+		return err
+	}
+	if _, err := s.svc.FindTable(c.Request().Context(), actorOf(c), tableID); err != nil {
+		return err // a table that is not the club's is 404, not a batch of refusals
+	}
+	results := make([]batchResult, 0, len(in.Hands))
+	refused := false
+	for _, item := range in.Hands {
+		r := batchResult{ID: item.ID, Number: item.Number}
+		if refused {
+			r.Status = "not_applied"
+			results = append(results, r)
+			continue
+		}
+		h, replayed, err := s.svc.RecordHand(c.Request().Context(), actorOf(c), ledger.NewHand{
+			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts,
+		}, handIdempotency(item))
+		switch {
+		case err != nil:
+			p := problemOf(err)
+			if p.Status >= 500 {
+				return err // the database is gone: the client retries the whole batch
+			}
+			r.Status, r.Problem, refused = "refused", &p, true
+		case replayed:
+			r.Status, r.Hand = "already_applied", &h
+		default:
+			r.Status, r.Hand = "applied", &h
+		}
+		results = append(results, r)
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"results": results})
+}
+
+// handIdempotency makes a hand's client id its idempotency key: the same id
+// with the same hand replays, with another hand is refused.
+func handIdempotency(item batchItem) *ledger.Idempotency {
+	raw, _ := json.Marshal(struct {
+		SessionID int64           `json:"session_id"`
+		Number    int             `json:"number"`
+		Facts     json.RawMessage `json:"facts"`
+	}{item.SessionID, item.Number, canonicalJSON(item.Facts)})
+	return &ledger.Idempotency{Key: "hand:" + item.ID, Hash: hashBytes(raw)}
+}
+
+// canonicalJSON re-encodes a JSON value so that spelling (whitespace, key
+// order) does not change its hash.
+func canonicalJSON(raw json.RawMessage) json.RawMessage {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
+}

@@ -1,0 +1,30 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+func (s *Server) listPlayers(c echo.Context) error {
+	players, err := s.svc.ListPlayers(c.Request().Context(), actorOf(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"players": nonNil(players)})
+}
+
+func (s *Server) createPlayer(c echo.Context) error {
+	var in struct {
+		Name string `json:"name"`
+	}
+	body, err := decodeBody(c, &in)
+	if err != nil {
+		return err
+	}
+	p, replayed, err := s.svc.CreatePlayer(c.Request().Context(), actorOf(c), in.Name, idempotency(c, body))
+	if err != nil {
+		return err
+	}
+	return created(c, replayed, p)
+}

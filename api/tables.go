@@ -1,0 +1,73 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+func (s *Server) listTables(c echo.Context) error {
+	tables, err := s.svc.ListTables(c.Request().Context(), actorOf(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"tables": nonNil(tables)})
+}
+
+func (s *Server) createTable(c echo.Context) error {
+	var in struct {
+		Name    string            `json:"name"`
+		Game    string            `json:"game"`
+		Preset  string            `json:"preset"`
+		Options json.RawMessage   `json:"options"`
+		Stake   *string           `json:"stake_cents_per_point"`
+		Mode    ledger.SettleMode `json:"settle_mode"`
+		Loss    int64             `json:"match_loss_cents"`
+	}
+	body, err := decodeBody(c, &in)
+	if err != nil {
+		return err
+	}
+	var stake score.Points
+	if in.Stake != nil {
+		if stake, err = score.Parse(*in.Stake); err != nil {
+			return ledger.Invalid("stake_cents_per_point", "%v", err)
+		}
+	}
+	t, replayed, err := s.svc.CreateTable(c.Request().Context(), actorOf(c), ledger.NewTable{
+		Name: in.Name, Game: in.Game, Preset: in.Preset, Options: in.Options, Stake: stake,
+		SettleMode: in.Mode, MatchLossCents: in.Loss,
+	}, idempotency(c, body))
+	if err != nil {
+		return err
+	}
+	return created(c, replayed, t)
+}
+
+func (s *Server) getTable(c echo.Context) error {
+	id, err := pathID(c, "tableID")
+	if err != nil {
+		return err
+	}
+	t, err := s.svc.FindTable(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, t)
+}
+
+func (s *Server) tableStandings(c echo.Context) error {
+	id, err := pathID(c, "tableID")
+	if err != nil {
+		return err
+	}
+	list, err := s.svc.TableStandings(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"standings": nonNil(list)})
+}

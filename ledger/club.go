@@ -1,0 +1,200 @@
+package ledger
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits of the names people give things.
+const (
+	MaxClubNameLen   = 200 // characters
+	MaxPlayerNameLen = 100
+	MaxTableNameLen  = 100
+	MaxKeyLabelLen   = 100
+	MaxReasonLen     = 500
+	MaxNoteLen       = 200
+)
+
+// DefaultTimeZone is a club's time zone unless it names another.
+const DefaultTimeZone = "Europe/Berlin"
+
+// NewClub is a club to create.
+type NewClub struct {
+	Name     string
+	TimeZone string // an IANA name; "" is DefaultTimeZone
+}
+
+// Validate trims the name, fills in the default time zone and refuses an
+// empty or overlong name and an unknown time zone.
+func (c *NewClub) Validate() error {
+	c.Name = strings.TrimSpace(c.Name)
+	if err := CheckName("name", c.Name, MaxClubNameLen); err != nil {
+		return err
+	}
+	if c.TimeZone == "" {
+		c.TimeZone = DefaultTimeZone
+	}
+	if _, err := time.LoadLocation(c.TimeZone); err != nil {
+		return Invalid("time_zone", "unknown time zone %q (use an IANA name like Europe/Berlin)", c.TimeZone)
+	}
+	return nil
+}
+
+// An API key's secret reads "sb_<club>_<key>_<random>": the ids find the
+// row without a cross-club index, the random part is compared by hash.
+const keyPrefix = "sb_"
+
+// keySecret is a new key's random part and the hash that is stored.
+func keySecret() (random string, hash []byte, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", nil, err
+	}
+	random = base64.RawURLEncoding.EncodeToString(b)
+	sum := sha256.Sum256([]byte(random))
+	return random, sum[:], nil
+}
+
+// keyToken is the whole secret a client sends.
+func keyToken(k APIKey, random string) string {
+	return fmt.Sprintf("%s%d_%d_%s", keyPrefix, k.ClubID, k.ID, random)
+}
+
+// parseKey splits a token into its club, key and random part.
+func parseKey(token string) (clubID, keyID int64, random string, ok bool) {
+	rest, found := strings.CutPrefix(token, keyPrefix)
+	if !found {
+		return 0, 0, "", false
+	}
+	parts := strings.SplitN(rest, "_", 3)
+	if len(parts) != 3 || len(parts[2]) != 43 {
+		return 0, 0, "", false
+	}
+	club, err1 := strconv.ParseInt(parts[0], 10, 64)
+	key, err2 := strconv.ParseInt(parts[1], 10, 64)
+	if err1 != nil || err2 != nil || club <= 0 || key <= 0 {
+		return 0, 0, "", false
+	}
+	return club, key, parts[2], true
+}
+
+// newKey checks a key's role and label and makes its secret.
+func newKey(role Role, label string) (NewKey, string, error) {
+	if !role.Valid() {
+		return NewKey{}, "", Invalid("role", "must be admin, scorer or reader, got %q", role)
+	}
+	if label != "" {
+		if err := CheckName("label", label, MaxKeyLabelLen); err != nil {
+			return NewKey{}, "", err
+		}
+	}
+	random, hash, err := keySecret()
+	return NewKey{Role: role, Label: label, Hash: hash}, random, err
+}
+
+// CreateClub creates a club and its first admin key, returning the key's
+// secret (shown once).
+func (s *Service) CreateClub(ctx context.Context, c NewClub) (Club, string, error) {
+	if err := c.Validate(); err != nil {
+		return Club{}, "", err
+	}
+	k, random, err := newKey(RoleAdmin, "first admin key")
+	if err != nil {
+		return Club{}, "", err
+	}
+	club, key, err := s.Clubs.CreateClub(ctx, c, k)
+	if err != nil {
+		return Club{}, "", err
+	}
+	return club, keyToken(key, random), nil
+}
+
+// Authenticate resolves an API key's secret to its actor, comparing the
+// hash in constant time. Unknown, malformed and revoked keys are
+// EUNAUTHORIZED alike.
+func (s *Service) Authenticate(ctx context.Context, token string) (Actor, error) {
+	unauthorized := Errorf(EUNAUTHORIZED, "missing, unknown or revoked API key")
+	clubID, keyID, random, ok := parseKey(token)
+	if !ok {
+		return Actor{}, unauthorized
+	}
+	k, err := s.Clubs.FindKey(ctx, clubID, keyID)
+	if ErrorCode(err) == ENOTFOUND {
+		return Actor{}, unauthorized
+	}
+	if err != nil {
+		return Actor{}, err
+	}
+	sum := sha256.Sum256([]byte(random))
+	if k.RevokedAt != nil || subtle.ConstantTimeCompare(sum[:], k.Hash) != 1 {
+		return Actor{}, unauthorized
+	}
+	return Actor{ClubID: clubID, KeyID: keyID, Role: k.Role}, nil
+}
+
+// FindClub returns the actor's club.
+func (s *Service) FindClub(ctx context.Context, a Actor) (Club, error) {
+	return s.Clubs.FindClub(ctx, a.ClubID)
+}
+
+// CreateKey issues a new key of the actor's club, returning its secret.
+func (s *Service) CreateKey(ctx context.Context, a Actor, role Role, label string) (APIKey, string, error) {
+	nk, random, err := newKey(role, label)
+	if err != nil {
+		return APIKey{}, "", err
+	}
+	var k APIKey
+	err = s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		k, err = tx.InsertKey(ctx, nk)
+		return err
+	})
+	return k, keyToken(k, random), err
+}
+
+// RevokeKey revokes a key of the club at once; revoking it again changes
+// nothing.
+func (s *Service) RevokeKey(ctx context.Context, a Actor, keyID int64) (APIKey, error) {
+	var k APIKey
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		var err error
+		k, err = tx.RevokeKey(ctx, keyID, s.now())
+		return err
+	})
+	return k, err
+}
+
+// RotateKey revokes a key and issues its successor with the same role and
+// label, returning the new secret.
+func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, string, error) {
+	var k APIKey
+	var random string
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		old, err := tx.RevokeKey(ctx, keyID, s.now())
+		if err != nil {
+			return err
+		}
+		nk, r, err := newKey(old.Role, old.Label)
+		if err != nil {
+			return err
+		}
+		random = r
+		k, err = tx.InsertKey(ctx, nk)
+		return err
+	})
+	if err != nil {
+		return APIKey{}, "", err
+	}
+	return k, keyToken(k, random), nil
+}
+
+// ListKeys returns the club's keys, revoked ones included, oldest first.
+func (s *Service) ListKeys(ctx context.Context, a Actor) ([]APIKey, error) {
+	return s.Clubs.ListKeys(ctx, a.ClubID)
+}

@@ -1,0 +1,319 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// The store's ports: small interfaces named for what they hold. The
+// postgres package implements them on PostgreSQL, the memory package in
+// memory (for the flow tests). Every method is scoped to one club; a thing
+// of another club is ENOTFOUND. A port reads and writes; it decides
+// nothing: every rule lives in this package (see DESIGN.md).
+
+// ClubStore holds clubs and their API keys.
+type ClubStore interface {
+	// CreateClub stores a new club with its first key.
+	CreateClub(ctx context.Context, c NewClub, first NewKey) (Club, APIKey, error)
+	FindClub(ctx context.Context, clubID int64) (Club, error)
+	// FindKey returns a key with its secret's hash, revoked or not.
+	FindKey(ctx context.Context, clubID, keyID int64) (StoredKey, error)
+	ListKeys(ctx context.Context, clubID int64) ([]APIKey, error)
+}
+
+// PlayerStore holds a club's players.
+type PlayerStore interface {
+	ListPlayers(ctx context.Context, clubID int64) ([]Player, error)
+}
+
+// TableStore holds a club's tables and their sessions, with the running
+// totals of both.
+type TableStore interface {
+	FindTable(ctx context.Context, clubID, id int64) (Table, error)
+	ListTables(ctx context.Context, clubID int64) ([]Table, error)
+	// TableStandings and SessionStandings are the running totals per
+	// player, unordered.
+	TableStandings(ctx context.Context, clubID, tableID int64) ([]Standing, error)
+	FindSession(ctx context.Context, clubID, id int64) (Session, error)
+	// ListSessions returns a table's sessions, newest first.
+	ListSessions(ctx context.Context, clubID, tableID int64) ([]Session, error)
+	SessionStandings(ctx context.Context, clubID, sessionID int64) ([]Standing, error)
+	// SessionsOn returns the club's sessions of a date, oldest first.
+	SessionsOn(ctx context.Context, clubID int64, date string) ([]Session, error)
+}
+
+// HandStore holds the hands of a club's tables as their current revisions,
+// and every revision for the audit trail.
+type HandStore interface {
+	FindHand(ctx context.Context, clubID, tableID int64, number int) (Hand, error)
+	// ListHands returns a table's hands numbered after p.After, in order.
+	ListHands(ctx context.Context, clubID, tableID int64, p Page) ([]Hand, error)
+	// HandRevisions returns every revision of a hand, the original first.
+	HandRevisions(ctx context.Context, clubID, tableID int64, number int) ([]Revision, error)
+	// HandCount reads, outside any transaction, how many hands a table has
+	// and whether an Idempotency-Key is stored: what RecordHand checks
+	// before it takes the table's lock. A missing table is ENOTFOUND.
+	HandCount(ctx context.Context, clubID, tableID int64, key string) (hands int, keyKnown bool, err error)
+}
+
+// MoneyStore holds settlements, transfers and the kitty.
+type MoneyStore interface {
+	// SettleInput loads what a session's settlement is computed from.
+	SettleInput(ctx context.Context, clubID int64, s Session) (SettleInput, error)
+	// StoredSettlement returns a closed session's latest settlement
+	// version with its transfers' paid state.
+	StoredSettlement(ctx context.Context, clubID int64, s Session) (Settlement, error)
+	// OpenDebts returns the unpaid transfers of other sessions' latest
+	// settlements that concern any of players.
+	OpenDebts(ctx context.Context, clubID, sessionID int64, players []int64) ([]Transfer, error)
+	// KittyBookings returns the kitty's bookings, newest first.
+	KittyBookings(ctx context.Context, clubID int64) ([]KittyBooking, error)
+}
+
+// FeedStore holds a club's change feed.
+type FeedStore interface {
+	// Changes returns the changes after seq, in order (of one table when
+	// tableID > 0).
+	Changes(ctx context.Context, clubID, after int64, limit int, tableID int64) ([]Change, error)
+	// ChangeHead returns the number of the club's latest change.
+	ChangeHead(ctx context.Context, clubID int64) (int64, error)
+}
+
+// StatsStore reads the statistics side tables: rollups of settled
+// sessions and the hand rows of open ones. The figures are assembled from
+// them in this package (statsread.go).
+type StatsStore interface {
+	// PlayerName returns a player's name; another club's player is ENOTFOUND.
+	PlayerNames(ctx context.Context, clubID int64, ids []int64) (map[int64]string, error)
+	// PlayerRecords reads one player's session rollups, money and counters
+	// over the filter, and the open evenings' hand rows he has a part in.
+	PlayerRecords(ctx context.Context, clubID, playerID int64, f StatsFilter) (PlayerRecords, error)
+	// PairRecords reads the pair rollups of player (with other, when not 0)
+	// over the filter, and the open evenings' hand rows he has a part in.
+	PairRecords(ctx context.Context, clubID, playerID, otherID int64, f StatsFilter) ([]PairRoll, []StatRow, error)
+	// ClubRecords reads every player's sums over the filter (per player and
+	// denominator), and every open evening's hand rows.
+	LeaderboardRecords(ctx context.Context, clubID int64, f StatsFilter) ([]PointSum, map[int64]int64, []StatRow, error)
+	// SeriesRecords reads each player's points per date and denominator
+	// (of players, or of everyone when empty), and the open evenings' rows.
+	SeriesRecords(ctx context.Context, clubID int64, players []int64, f StatsFilter) ([]PointSum, []StatRow, error)
+}
+
+// Pinger checks that the store answers.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Transactor runs a write flow in one transaction of the store: what fn
+// writes is committed together when it returns nil and rolled back when it
+// returns an error.
+type Transactor interface {
+	InTx(ctx context.Context, clubID int64, fn func(Tx) error) error
+}
+
+// Tx is what a write flow reads and writes inside its transaction, one
+// small interface per thing it holds. Its methods are sized to the store's
+// round trips: recording a hand is Claim, LockTableAndSession and
+// AppendHand.
+type Tx interface {
+	IdempotencyTx
+	KeyTx
+	PlayerTx
+	TableTx
+	HandTx
+	MoneyTx
+	StatsTx
+	// RecordChange appends a change to the club's feed. The club's counter
+	// stays locked until the commit, so a flow records its change last.
+	RecordChange(ctx context.Context, c NewChange) error
+}
+
+// IdempotencyTx holds the Idempotency-Keys of writes.
+type IdempotencyTx interface {
+	// Claim serializes the requests with the same key until the
+	// transaction ends and returns what an earlier request stored under it.
+	Claim(ctx context.Context, key string) (Claimed, error)
+	// Remember stores the key with what its request created.
+	Remember(ctx context.Context, idem *Idempotency, kind Kind, ref int64) error
+}
+
+// KeyTx holds a club's API keys.
+type KeyTx interface {
+	InsertKey(ctx context.Context, k NewKey) (APIKey, error)
+	// RevokeKey marks a key revoked at `at`, unless it already is.
+	RevokeKey(ctx context.Context, keyID int64, at time.Time) (APIKey, error)
+}
+
+// PlayerTx holds a club's players.
+type PlayerTx interface {
+	FindPlayer(ctx context.Context, id int64) (Player, error)
+	// PlayerByName returns the player called name, if there is one.
+	PlayerByName(ctx context.Context, name string) (Player, bool, error)
+	InsertPlayer(ctx context.Context, name string) (Player, error)
+	// MissingPlayers returns those of ids that are not players of the club.
+	MissingPlayers(ctx context.Context, ids []int64) ([]int64, error)
+}
+
+// TableTx holds a club's tables and sessions.
+type TableTx interface {
+	FindClub(ctx context.Context) (Club, error)
+	// Table reads a table without locking it.
+	Table(ctx context.Context, id int64) (Table, error)
+	TableByName(ctx context.Context, name string) (Table, bool, error)
+	InsertTable(ctx context.Context, t NewTable, rules json.RawMessage, preset string) (Table, error)
+	// LockTable reads a table and locks it until the transaction ends:
+	// every write of a table's hands and sessions takes this lock first.
+	LockTable(ctx context.Context, id int64) (Table, error)
+	// LockTableAndSession locks a table as LockTable and reads a session
+	// once the lock is granted, in one round trip; found is false when
+	// the club has no such session.
+	LockTableAndSession(ctx context.Context, tableID, sessionID int64) (t Table, s Session, found bool, err error)
+	// OpenSessionOf returns the id of the table's open session, 0 if none.
+	OpenSessionOf(ctx context.Context, tableID int64) (int64, error)
+	Session(ctx context.Context, id int64) (Session, error)
+	InsertSession(ctx context.Context, tableID int64, date string, seating []int64) (Session, error)
+	CloseSession(ctx context.Context, id int64) (Session, error)
+	// SetTableState stores a table's state after its last hand.
+	SetTableState(ctx context.Context, tableID int64, state json.RawMessage) error
+}
+
+// HandTx holds the hands of a club's tables.
+type HandTx interface {
+	// Hand reads a hand by its id, as its current revision.
+	Hand(ctx context.Context, id int64) (Hand, error)
+	// AppendHand stores a new hand with its entries, moves the running
+	// totals of table and session, stores the table's new state and hand
+	// count, the hand's statistics rows, its Idempotency-Key and its change.
+	AppendHand(ctx context.Context, r HandRecord) (Hand, error)
+	// HandsAfter returns a table's hands numbered after `after`, in order,
+	// as their current revisions.
+	HandsAfter(ctx context.Context, tableID int64, after int) ([]Hand, error)
+	// AppendRevision stores a hand's next revision with its difference
+	// entries, moves the running totals by them, replaces the hand's
+	// statistics rows and records the change.
+	AppendRevision(ctx context.Context, r RevisionRecord) error
+}
+
+// MoneyTx holds settlements, transfers and the kitty.
+type MoneyTx interface {
+	SettleInput(ctx context.Context, s Session) (SettleInput, error)
+	// SettlementVersion is the latest settlement version of a session (0:
+	// none) and what its settlements booked in the kitty so far.
+	SettlementVersion(ctx context.Context, sessionID int64) (version int, kittyBooked int64, err error)
+	// StoreSettlement stores a settlement version with its transfers, its
+	// money rows for the statistics, its kitty booking and its change.
+	StoreSettlement(ctx context.Context, r SettlementRecord) error
+	// MarkTransferPaid records a transfer's payment (once); ok is false
+	// when the club has no such transfer.
+	MarkTransferPaid(ctx context.Context, transferID, recordedBy int64) (t Transfer, ok bool, err error)
+	InsertKittyBooking(ctx context.Context, b NewKittyBooking) (KittyBooking, error)
+	KittyBooking(ctx context.Context, id int64) (KittyBooking, error)
+}
+
+// StatsTx holds the statistics side tables in a write flow.
+type StatsTx interface {
+	// SessionStatRows returns a session's hand rows in hand order.
+	SessionStatRows(ctx context.Context, sessionID int64) ([]StatRow, error)
+	// ReplaceRollup replaces a settled session's rollups and marks it
+	// settled for the statistics.
+	ReplaceRollup(ctx context.Context, sessionID int64, r Rollup) error
+}
+
+// Kind is what an Idempotency-Key's request created.
+type Kind string
+
+// The kinds of thing a keyed request creates.
+const (
+	KindPlayer       Kind = "player"
+	KindTable        Kind = "table"
+	KindSession      Kind = "session"
+	KindHand         Kind = "hand"
+	KindCorrection   Kind = "correction"
+	KindKittyBooking Kind = "kitty_booking"
+)
+
+// Claimed is what an Idempotency-Key holds, if anything.
+type Claimed struct {
+	Found bool
+	Kind  Kind
+	Hash  []byte
+	Ref   int64
+}
+
+// StoredKey is an API key with its secret's hash, for authentication.
+type StoredKey struct {
+	APIKey
+	Hash []byte
+}
+
+// NewKey is a key to store: its secret is only ever stored as a hash.
+type NewKey struct {
+	Role  Role
+	Label string
+	Hash  []byte
+}
+
+// HandRecord is a scored hand to append to its table.
+type HandRecord struct {
+	Table      Table
+	Session    Session
+	Number     int
+	Facts      json.RawMessage
+	Result     score.Result
+	RecordedBy int64
+	// Stats are the hand's statistics rows (StatsOf).
+	Stats []HandStat
+	// Idempotency is remembered with the hand, when given.
+	Idempotency *Idempotency
+	Change      NewChange
+}
+
+// RevisionRecord is a hand's next revision.
+type RevisionRecord struct {
+	Hand     Hand // as it was, with its current revision
+	Session  Session
+	Revision int
+	Facts    json.RawMessage
+	Void     bool
+	Reason   string
+	CausedBy int // the number of the hand whose correction made it
+	Result   score.Result
+	// Diffs are the players' point differences to the current revision.
+	Diffs      []score.PlayerPoints
+	RecordedBy int64
+	// Stats replace the hand's statistics rows (none for a void hand).
+	Stats  []HandStat
+	Change NewChange
+}
+
+// SettlementRecord is a settlement version to store, with what it books
+// in the kitty.
+type SettlementRecord struct {
+	Settlement Settlement
+	// KittyCents is booked in the kitty with KittyNote, when not 0.
+	KittyCents int64
+	KittyNote  string
+	RecordedBy int64
+	Change     NewChange
+}
+
+// NewKittyBooking is a kitty booking to store.
+type NewKittyBooking struct {
+	Cents      int64
+	Kind       string
+	Note       string
+	SessionID  *int64
+	RecordedBy int64
+}
+
+// NewChange is a change to append to a club's feed.
+type NewChange struct {
+	Kind      ChangeKind
+	TableID   *int64
+	SessionID *int64
+	Number    *int
+	Data      map[string]any
+}

@@ -1,0 +1,92 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/stichbuch/stichbuch/ledger"
+)
+
+// HandsAfter returns a table's hands numbered after `after`, in order, as
+// their current revisions.
+func (t *tx) HandsAfter(ctx context.Context, tableID int64, after int) ([]ledger.Hand, error) {
+	rows, err := t.Query(ctx, selectHand+` WHERE h.club_id = $1 AND h.table_id = $2 AND h.number > $3 ORDER BY h.number`, t.club, tableID, after)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
+}
+
+// AppendRevision stores a hand's next revision with its difference
+// entries, moves the running totals by the differences, records the
+// change, and replaces the hand's statistics rows.
+func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error {
+	stored, err := encodeResult(r.Result)
+	if err != nil {
+		return err
+	}
+	h := r.Hand
+	players, nums, dens := pointColumns(r.Diffs)
+	b := &pgx.Batch{}
+	b.Queue(`
+		INSERT INTO hand_revisions (club_id, hand_id, table_id, number, revision, facts, result, state_after, void, reason, caused_by, recorded_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+		t.club, h.ID, h.TableID, h.Number, r.Revision, r.Facts, stored, r.Result.State, r.Void, r.Reason, r.CausedBy, r.RecordedBy)
+	if len(r.Diffs) > 0 {
+		b.Queue(`
+			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den, revision)
+			SELECT $1, $2, $3, $4, e.player, e.num, e.den, $5
+			FROM unnest($6::bigint[], $7::bigint[], $8::bigint[]) AS e(player, num, den)`,
+			t.club, h.ID, h.TableID, r.Session.ID, r.Revision, players, nums, dens)
+		b.Queue(`
+			UPDATE table_totals t SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, e.num, e.den) r)
+			FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS e(player, num, den)
+			WHERE t.club_id = $1 AND t.table_id = $2 AND t.player_id = e.player`,
+			t.club, h.TableID, players, nums, dens)
+		b.Queue(`
+			UPDATE session_totals t SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, e.num, e.den) r)
+			FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS e(player, num, den)
+			WHERE t.club_id = $1 AND t.session_id = $2 AND t.player_id = e.player`,
+			t.club, r.Session.ID, players, nums, dens)
+	}
+	queueChange(b, t.club, r.Change)
+	if err := send(ctx, t, b); err != nil {
+		return err
+	}
+	revised := h
+	revised.Facts, revised.Result, revised.Revision, revised.Void = r.Facts, r.Result, r.Revision, r.Void
+	return t.reindexHand(ctx, revised, r.Session, r.Stats)
+}
+
+// HandRevisions returns every revision of a hand, the original first.
+func (s *Store) HandRevisions(ctx context.Context, clubID, tableID int64, number int) ([]ledger.Revision, error) {
+	h, err := s.FindHand(ctx, clubID, tableID, number)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT 1, h.facts, h.result, h.state_after, false, '', 0, h.recorded_by, h.recorded_at
+		FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2
+		UNION ALL
+		SELECT r.revision, r.facts, r.result, r.state_after, r.void, r.reason, r.caused_by, r.recorded_by, r.recorded_at
+		FROM hand_revisions r WHERE r.club_id = $1 AND r.hand_id = $2
+		ORDER BY 1`, clubID, h.ID)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Revision, error) {
+		var rev ledger.Revision
+		var result []byte
+		var state json.RawMessage
+		if err := r.Scan(&rev.Revision, &rev.Facts, &result, &state, &rev.Void, &rev.Reason, &rev.CausedBy, &rev.RecordedBy, &rev.RecordedAt); err != nil {
+			return rev, err
+		}
+		var err error
+		rev.Result, err = decodeResult(result)
+		rev.Result.State = state
+		return rev, err
+	})
+	return list, mapError(err)
+}

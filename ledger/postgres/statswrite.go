@@ -1,0 +1,343 @@
+package postgres
+
+// The statistics' side tables, written: a hand's stat_hands rows in the
+// hand's own transaction, a settled session's rollups (stat_sessions,
+// stat_counters, stat_pairs) and its money (stat_money) when its
+// settlement is stored. An open evening is listed in stat_open and read
+// live from its hand rows. What the rows and rollups hold is computed by
+// the ledger (StatsOf, RollUp); migration 4 explains the tables.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/stichbuch/stichbuch/ledger"
+)
+
+// queueStatHands queues the insert of hand h's stat_hands rows and, for an
+// open session, its stat_open row. Once the batch has run, the returned
+// flag tells whether the session's figures are read live (open, or listed
+// in stat_open); if not, the caller owes the session's rollups a rebuild.
+// A void hand adds nothing.
+func queueStatHands(b *pgx.Batch, clubID int64, h ledger.Hand, date string, stats []ledger.HandStat) *bool {
+	live := new(bool)
+	*live = true
+	if h.Void || len(stats) == 0 {
+		return live
+	}
+	n := len(stats)
+	players, nums, dens := make([]int64, n), make([]int64, n), make([]int64, n)
+	outcomes, parties := make([]int16, n), make([]int16, n)
+	presents, satOuts := make([]bool, n), make([]bool, n)
+	var ckPlayers, ckCounts []int64
+	var ckKeys []string
+	for i, hs := range stats {
+		players[i], nums[i], dens[i] = hs.Player, hs.Points.Num(), hs.Points.Den()
+		outcomes[i], parties[i], presents[i], satOuts[i] = hs.Outcome, hs.Party, hs.Present, hs.SatOut
+		for k, key := range hs.Keys {
+			ckPlayers, ckKeys, ckCounts = append(ckPlayers, hs.Player), append(ckKeys, key), append(ckCounts, hs.Counts[k])
+		}
+	}
+	b.Queue(`
+		INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
+		                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
+		SELECT $1, $2, r.player, $3, $4, $5, $6::date, $7, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
+		       coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
+		FROM unnest($8::bigint[], $9::bigint[], $10::bigint[], $11::smallint[], $12::boolean[], $13::boolean[], $14::smallint[])
+		     AS r(player, num, den, outcome, present, sat_out, party)
+		LEFT JOIN LATERAL (
+		    SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
+		    FROM unnest($15::bigint[], $16::text[], $17::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
+		    WHERE s.player = r.player) k ON true`,
+		clubID, h.ID, h.SessionID, h.TableID, h.Game, date, h.Number,
+		players, nums, dens, outcomes, presents, satOuts, parties, ckPlayers, ckKeys, ckCounts)
+	b.Queue(`
+		WITH s AS (
+		    SELECT closed_at IS NULL AS open FROM sessions WHERE club_id = $1 AND session_id = $2
+		), o AS (
+		    INSERT INTO stat_open (club_id, session_id, table_id, game, date)
+		    SELECT $1, $2, $3, $4, $5::date FROM s WHERE s.open
+		    ON CONFLICT DO NOTHING
+		)
+		SELECT coalesce((SELECT open FROM s), false)
+		    OR EXISTS (SELECT 1 FROM stat_open WHERE club_id = $1 AND session_id = $2)`,
+		clubID, h.SessionID, h.TableID, h.Game, date).QueryRow(func(row pgx.Row) error { return row.Scan(live) })
+	return live
+}
+
+// reindexHand replaces hand h's stat_hands rows with stats, in one round
+// trip. An open session whose last rows go is taken off stat_open; a
+// settled session's rollups are the flow's to rebuild (it resettles).
+func (t *tx) reindexHand(ctx context.Context, h ledger.Hand, sess ledger.Session, stats []ledger.HandStat) error {
+	b := &pgx.Batch{}
+	b.Queue(`DELETE FROM stat_hands WHERE club_id = $1 AND hand_id = $2`, t.club, h.ID)
+	queueStatHands(b, t.club, h, sess.Date, stats)
+	b.Queue(`
+		DELETE FROM stat_open o WHERE o.club_id = $1 AND o.session_id = $2
+		AND NOT EXISTS (SELECT 1 FROM stat_hands h WHERE h.club_id = $1 AND h.session_id = $2)`, t.club, sess.ID)
+	return send(ctx, t, b)
+}
+
+// indexHand adds a stored hand's statistics rows, computed from its
+// result, and rebuilds its session's rollups when the session is settled:
+// what rebuilding and the tests need. Indexing a hand twice fails (the
+// primary key of stat_hands).
+func indexHand(ctx context.Context, t *tx, h ledger.Hand, date string) error {
+	b := &pgx.Batch{}
+	live := queueStatHands(b, t.club, h, date, ledger.StatsOf(h.Result))
+	if err := send(ctx, t, b); err != nil || *live {
+		return err
+	}
+	return rebuildSession(ctx, t, h.SessionID)
+}
+
+// unindexHand removes exactly what indexHand added for hand h: its
+// stat_hands rows, the session's stat_open row when no other hand of it is
+// left, and, for a settled session, its contribution to the rollups. A
+// hand never indexed is a no-op.
+func unindexHand(ctx context.Context, t *tx, h ledger.Hand) error {
+	var session int64
+	err := t.QueryRow(ctx, `
+		WITH d AS (DELETE FROM stat_hands WHERE club_id = $1 AND hand_id = $2 RETURNING session_id)
+		SELECT coalesce(max(session_id), 0) FROM d`, t.club, h.ID).Scan(&session)
+	if err != nil || session == 0 {
+		return err
+	}
+	var open, listed, left bool
+	err = t.QueryRow(ctx, `
+		SELECT coalesce((SELECT closed_at IS NULL FROM sessions WHERE club_id = $1 AND session_id = $2), false),
+		       EXISTS (SELECT 1 FROM stat_open WHERE club_id = $1 AND session_id = $2),
+		       EXISTS (SELECT 1 FROM stat_hands WHERE club_id = $1 AND session_id = $2)`, t.club, session).Scan(&open, &listed, &left)
+	switch {
+	case err != nil:
+		return err
+	case open || listed:
+		if !left {
+			_, err = t.Exec(ctx, `DELETE FROM stat_open WHERE club_id = $1 AND session_id = $2`, t.club, session)
+		}
+		return err
+	}
+	return rebuildSession(ctx, t, session)
+}
+
+// rebuildSession replaces a session's rollups with those of its rows.
+func rebuildSession(ctx context.Context, t *tx, sessionID int64) error {
+	rows, err := t.SessionStatRows(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	return t.ReplaceRollup(ctx, sessionID, ledger.RollUp(rows))
+}
+
+// queueStatMoney queues the replacement of a session's money rows by
+// settlement st's.
+func queueStatMoney(b *pgx.Batch, clubID int64, st ledger.Settlement) {
+	n := len(st.Players)
+	players, pointsCents, payoutCents, netCents := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	for i, p := range st.Players {
+		players[i], pointsCents[i], payoutCents[i], netCents[i] = p.Player, p.PointsCents, p.PayoutCents, p.NetCents
+	}
+	b.Queue(`DELETE FROM stat_money WHERE club_id = $1 AND session_id = $2`, clubID, st.SessionID)
+	b.Queue(`
+		INSERT INTO stat_money (club_id, session_id, player_id, table_id, game, date, version, points_cents, payout_cents, net_cents)
+		SELECT $1, $2, m.player, $3, $4, $5::date, $6, m.points, m.payout, m.net
+		FROM unnest($7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[]) AS m(player, points, payout, net)`,
+		clubID, st.SessionID, st.TableID, st.Game, st.Date, st.Version, players, pointsCents, payoutCents, netCents)
+}
+
+// indexSettlement replaces a session's money rows with settlement st's
+// and, when the session is closed, rolls up its hands.
+func indexSettlement(ctx context.Context, t *tx, st ledger.Settlement) error {
+	var closed bool
+	b := &pgx.Batch{}
+	queueStatMoney(b, t.club, st)
+	b.Queue(`SELECT coalesce((SELECT closed_at IS NOT NULL FROM sessions WHERE club_id = $1 AND session_id = $2), false)`,
+		t.club, st.SessionID).QueryRow(func(row pgx.Row) error { return row.Scan(&closed) })
+	if err := send(ctx, t, b); err != nil || !closed {
+		return err // an open session's hands stay live until it closes
+	}
+	return rebuildSession(ctx, t, st.SessionID)
+}
+
+// SessionStatRows returns a session's stat_hands rows in hand order.
+func (t *tx) SessionStatRows(ctx context.Context, sessionID int64) ([]ledger.StatRow, error) {
+	rows, err := t.Query(ctx, `SELECT `+statRowColumns+` FROM stat_hands h
+		WHERE h.club_id = $1 AND h.session_id = $2 ORDER BY h.number, h.hand_id, h.player_id`, t.club, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanStatRow)
+}
+
+// ReplaceRollup replaces a session's rollups with r and takes it off
+// stat_open: its figures are read from the rollups from now on.
+func (t *tx) ReplaceRollup(ctx context.Context, sessionID int64, r ledger.Rollup) error {
+	b := &pgx.Batch{}
+	for _, table := range []string{"stat_sessions", "stat_counters", "stat_pairs", "stat_open"} {
+		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1 AND session_id = $2`, t.club, sessionID)
+	}
+	queueSessionRolls(b, t.club, sessionID, r.Sessions)
+	queueCounterRolls(b, t.club, sessionID, r.Counters)
+	queuePairRolls(b, t.club, sessionID, r.Pairs)
+	return send(ctx, t, b)
+}
+
+func queueSessionRolls(b *pgx.Batch, clubID, sessionID int64, rolls []ledger.SessionRoll) {
+	n := len(rolls)
+	if n == 0 {
+		return
+	}
+	players, tables, nums, dens := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	games, dates := make([]string, n), make([]string, n)
+	cols := make([][]int32, 10)
+	for i := range cols {
+		cols[i] = make([]int32, n)
+	}
+	for i, s := range rolls {
+		players[i], tables[i], games[i], dates[i] = s.Player, s.Table, s.Game, s.Date
+		nums[i], dens[i] = s.Points.Num(), s.Points.Den()
+		for k, v := range []int{s.Hands, s.Won, s.Lost, s.SatOut, s.Streak.WinFirst, s.Streak.LossFirst,
+			s.Streak.WinLast, s.Streak.LossLast, s.Streak.WinBest, s.Streak.LossBest} {
+			cols[k][i] = int32(v)
+		}
+	}
+	b.Queue(`
+		INSERT INTO stat_sessions (club_id, session_id, player_id, table_id, game, date, hands, won, lost, sat_out, num, den,
+		                           win_first, loss_first, win_last, loss_last, win_best, loss_best)
+		SELECT $1, $2, r.player, r.table_id, r.game, r.date::date, r.hands, r.won, r.lost, r.sat_out, r.num, r.den,
+		       r.wf, r.lf, r.wl, r.ll, r.wb, r.lb
+		FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::bigint[], $8::bigint[],
+		            $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $16::int[], $17::int[], $18::int[])
+		     AS r(player, table_id, game, date, num, den, hands, won, lost, sat_out, wf, lf, wl, ll, wb, lb)`,
+		clubID, sessionID, players, tables, games, dates, nums, dens,
+		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], cols[8], cols[9])
+}
+
+func queueCounterRolls(b *pgx.Batch, clubID, sessionID int64, rolls []ledger.CounterRoll) {
+	n := len(rolls)
+	if n == 0 {
+		return
+	}
+	players, tables, counts := make([]int64, n), make([]int64, n), make([]int64, n)
+	games, dates, keys := make([]string, n), make([]string, n), make([]string, n)
+	for i, c := range rolls {
+		players[i], tables[i], counts[i], games[i], dates[i], keys[i] = c.Player, c.Table, c.Count, c.Game, c.Date, c.Key
+	}
+	b.Queue(`
+		INSERT INTO stat_counters (club_id, session_id, player_id, key, table_id, game, date, count)
+		SELECT $1, $2, c.player, c.key, c.table_id, c.game, c.date::date, c.count
+		FROM unnest($3::bigint[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::bigint[])
+		     AS c(player, key, table_id, game, date, count)`,
+		clubID, sessionID, players, keys, tables, games, dates, counts)
+}
+
+func queuePairRolls(b *pgx.Batch, clubID, sessionID int64, rolls []ledger.PairRoll) {
+	n := len(rolls)
+	if n == 0 {
+		return
+	}
+	players, others, tables := make([]int64, n), make([]int64, n), make([]int64, n)
+	nums, dens, onums, odens := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	games, dates := make([]string, n), make([]string, n)
+	cols := make([][]int32, 7)
+	for i := range cols {
+		cols[i] = make([]int32, n)
+	}
+	for i, p := range rolls {
+		players[i], others[i], tables[i], games[i], dates[i] = p.Player, p.Other, p.Table, p.Game, p.Date
+		nums[i], dens[i], onums[i], odens[i] = p.Points.Num(), p.Points.Den(), p.OtherPoints.Num(), p.OtherPoints.Den()
+		for k, v := range []int{p.Hands, p.Partner, p.PartnerWon, p.PartnerLost, p.Against, p.WonAgainst, p.LostAgainst} {
+			cols[k][i] = int32(v)
+		}
+	}
+	b.Queue(`
+		INSERT INTO stat_pairs (club_id, session_id, player_id, other_id, table_id, game, date, hands,
+		                        partner_hands, partner_won, partner_lost, against_hands, won_against, lost_against,
+		                        num, den, other_num, other_den)
+		SELECT $1, $2, p.player, p.other, p.table_id, p.game, p.date::date, p.hands, p.partner, p.partner_won, p.partner_lost,
+		       p.against, p.won_against, p.lost_against, p.num, p.den, p.onum, p.oden
+		FROM unnest($3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
+		            $8::int[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::int[],
+		            $15::bigint[], $16::bigint[], $17::bigint[], $18::bigint[])
+		     AS p(player, other, table_id, game, date, hands, partner, partner_won, partner_lost, against, won_against, lost_against,
+		          num, den, onum, oden)`,
+		clubID, sessionID, players, others, tables, games, dates,
+		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], nums, dens, onums, odens)
+}
+
+// RebuildStats recomputes a club's statistics from its hands (their
+// current revisions) and its sessions' latest settlements, in one
+// transaction: for hands recorded before the statistics existed, and for
+// an import.
+func (s *Store) RebuildStats(ctx context.Context, clubID int64) error {
+	return s.tx(ctx, func(t pgx.Tx) error { return rebuildStats(ctx, &tx{Tx: t, club: clubID}) })
+}
+
+func rebuildStats(ctx context.Context, t *tx) error {
+	b := &pgx.Batch{}
+	for _, table := range []string{"stat_hands", "stat_open", "stat_sessions", "stat_counters", "stat_pairs", "stat_money"} {
+		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1`, t.club)
+	}
+	if err := send(ctx, t, b); err != nil {
+		return err
+	}
+	rows, err := t.Query(ctx, `SELECT session_id, to_char(date, 'YYYY-MM-DD') FROM sessions WHERE club_id = $1`, t.club)
+	if err != nil {
+		return err
+	}
+	dates := map[int64]string{}
+	var id int64
+	var date string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &date}, func() error { dates[id] = date; return nil }); err != nil {
+		return err
+	}
+	// Hands in pages of hand ids, so a big club is never held in memory;
+	// each page's rows in one round trip. The rollups of settled sessions
+	// are built once, below, from their latest settlements.
+	const page = 1000
+	var after int64
+	for {
+		rows, err := t.Query(ctx, selectHand+` WHERE h.club_id = $1 AND h.hand_id > $2 ORDER BY h.hand_id LIMIT $3`, t.club, after, page)
+		if err != nil {
+			return err
+		}
+		hands, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
+		if err != nil {
+			return err
+		}
+		b := &pgx.Batch{}
+		for _, h := range hands {
+			queueStatHands(b, t.club, h, dates[h.SessionID], ledger.StatsOf(h.Result))
+		}
+		if err := send(ctx, t, b); err != nil {
+			return fmt.Errorf("statistics of hands after %d: %w", after, err)
+		}
+		if len(hands) < page {
+			break
+		}
+		after = hands[len(hands)-1].ID
+	}
+	rows, err = t.Query(ctx, `
+		SELECT DISTINCT ON (session_id) body FROM settlements WHERE club_id = $1
+		ORDER BY session_id, version DESC`, t.club)
+	if err != nil {
+		return err
+	}
+	bodies, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	if err != nil {
+		return err
+	}
+	for _, body := range bodies {
+		var st ledger.Settlement
+		if err := json.Unmarshal(body, &st); err != nil {
+			return fmt.Errorf("a settlement is unreadable: %w", err)
+		}
+		if err := indexSettlement(ctx, t, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
