@@ -164,7 +164,7 @@ func (e *env) evening() evening {
 	return ev
 }
 
-// hand is worked example A of rules/schwarze-dame.md: +20, -10, +3, -13.
+// hand is worked example A of ledger/games/schwarzedame/README.md: +20, -10, +3, -13.
 func (ev evening) hand(number int) map[string]any {
 	p := ev.players
 	return map[string]any{"session_id": ev.session, "number": number, "facts": map[string]any{

@@ -92,7 +92,7 @@ func (h *history) evening(t *testing.T, table int64, date string, seats []int, a
 	return sess.ID
 }
 
-// schwarzeDame is rules/schwarze-dame.md's worked example A; swapped gives
+// schwarzeDame is worked example A of games/schwarzedame/README.md; swapped gives
 // P1 and P3 each other's tricks.
 func schwarzeDame(swapped bool) string {
 	a, c := 4, 5

@@ -51,7 +51,7 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-// exampleA is rules/schwarze-dame.md's worked example A: +20, -10, +3, -13.
+// exampleA is worked example A of games/schwarzedame/README.md: +20, -10, +3, -13.
 func (f fixture) exampleA() json.RawMessage {
 	p := f.players
 	return json.RawMessage(fmt.Sprintf(`{"dealer": %d, "players": [

@@ -1,5 +1,5 @@
-// Package doppelkopf scores Doppelkopf as rules/doppelkopf.md reads seed
-// 004: four active players out of 4 to 7 seated, 40 cards without nines,
+// Package doppelkopf scores Doppelkopf as README.md in this package reads
+// it: four active players out of 4 to 7 seated, 40 cards without nines,
 // 240 Augen, 10 tricks. Two presets: `house` (the seed's house rules, where
 // announcements double) and `ddv` (the DDV tournament valuation, where
 // announcements add). The winner is found by DDV rule 7.1 under both. The

@@ -1,5 +1,5 @@
-// Package klaberjass scores Klaberjass ("Klammern") kept with dice, seed 003
-// as rules/klaberjass.md reads it: two, three or four players, a Skat deck
+// Package klaberjass scores Klaberjass ("Klammern") kept with dice, as
+// README.md in this package reads it: two, three or four players, a Skat deck
 // of 152 card points, Terz (20), Halber (50) and Bella (20) melds, and a
 // die per side that moves toward 6. Klaberjass produces no points: every
 // player of a hand scores 0 and the hand moves dice; the table remembers the

@@ -89,7 +89,7 @@ func assertZeroPoints(t testing.TB, res score.Result, want []int64) {
 	}
 }
 
-// Worked examples A and B of rules/klaberjass.md, played in a row: A and C
+// Worked examples A and B of README.md, played in a row: A and C
 // (players 1, 3) against B and D (players 2, 4).
 func TestWorkedExamples(t *testing.T) {
 	a := play(t, seated4, nil, nil, `{"dealer":4,"trump_player":1,"trump_suit":"herz",

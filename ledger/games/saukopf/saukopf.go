@@ -1,5 +1,5 @@
-// Package saukopf scores Saukopf, the Schafkopf cross-breed with bidding of
-// seed 002 as rules/saukopf.md reads it: a Vierer (4 players, 8 tricks) or a
+// Package saukopf scores Saukopf, the Schafkopf cross-breed with bidding,
+// as README.md in this package reads it: a Vierer (4 players, 8 tricks) or a
 // Dreihaxer (3 players, 10 tricks, mit or ohne Trog, no Sauereien), 120
 // Augen, and the Schlachtfest: every loser puts the same amount into the
 // bowl (Spiel 5, Ohne, Glücksschwein, Schneider, Schwarz, Saukopf, Hauer),

@@ -10,10 +10,10 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// exampleA is worked example A of rules/saukopf.md.
+// exampleA is worked example A of README.md.
 const exampleA = `{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":70,"spieler":1,"contract":"sauerei","called_sau":"eichel","mitspieler":3,"augen":85,"tricks":5,"laufende":{"holder":2,"count":1},"huftritte":1,"saukopf":{"trumped_by":1,"herz_sau_of":4},"hauer":2}`
 
-// exampleB is worked example B of rules/saukopf.md.
+// exampleB is worked example B of README.md.
 const exampleB = `{"variant":"vierer","players":[1,2,3,4],"dealer":1,"bid":61,"spieler":2,"contract":"keiler","trump_suit":"eichel","augen":95,"tricks":6,"laufende":{"holder":2,"count":5}}`
 
 func TestWorkedExamples(t *testing.T) {

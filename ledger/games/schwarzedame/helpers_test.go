@@ -23,7 +23,7 @@ var seated = []int64{nord, ost, sued, west, bank}
 
 func pen(n int) *int { return &n }
 
-// exampleA is worked example A of rules/schwarze-dame.md:
+// exampleA is worked example A of README.md:
 // N 4 tricks, Herz 2, 5, König (20) = +20; E 3 tricks, Pik-Dame and
 // Herz-Ass (40) = -10; S 5 tricks, Herz 3, 4, 6..10 (47) = +3; W 1 trick,
 // Herz-Bube and Herz-Dame (23) = -13.

@@ -1,5 +1,5 @@
-// Package schwarzedame scores Schwarze Dame, the Hearts relative of seed
-// 001 as rules/schwarze-dame.md reads it: four players, 13 tricks worth +10
+// Package schwarzedame scores Schwarze Dame, a Hearts relative, as README.md
+// in this package reads it: four players, 13 tricks worth +10
 // each, penalty cards worth 130 (Herz 2..10 face value, Bube 11, Dame 12,
 // König 13, Ass 14, Pik-Dame 26), so every hand sums to zero. The table
 // remembers the current match of `hands_per_match` hands (default 8).

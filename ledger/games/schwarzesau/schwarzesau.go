@@ -1,5 +1,5 @@
-// Package schwarzesau scores Schwarze Sau, the Skat relative of seed 000 as
-// rules/schwarze-sau.md reads it: a Skat deck of 120 card points, three or
+// Package schwarzesau scores Schwarze Sau, a Skat relative, as README.md in
+// this package reads it: a Skat deck of 120 card points, three or
 // four players each playing for himself, and the Pik-Dame (the "Schwarze
 // Sau") losing the hand for whoever takes it. Only losers are written down,
 // as minus points: the highest card-point total of the hand times 2 to the

@@ -120,7 +120,7 @@ func talliesOf(st State) string {
 
 // --- worked examples and scoring ------------------------------------------
 
-// exampleA is worked example A of rules/schwarze-sau.md (A=1 .. D=4 deals).
+// exampleA is worked example A of README.md (players 1 to 4, 4 deals).
 var exampleA = Facts{
 	Players: []PlayerFacts{pl(1, 46, 3), sau(pl(2, 40, 3)), pl(3, 30, 3), pl(4, 4, 1)},
 	Dealer:  4,
