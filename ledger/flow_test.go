@@ -1,0 +1,365 @@
+package ledger_test
+
+// The flows' rules, run against the in-memory ports (ledger/memory): no
+// database needed. The same flows run against PostgreSQL in the postgres
+// and api tests; these pin each rule of the flow itself, so breaking one
+// fails a test here.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/memory"
+)
+
+// club is an in-memory club with an admin and a scorer, four players and a
+// Doppelkopf table (house rules) with an open session.
+type club struct {
+	t       *testing.T
+	svc     *ledger.Service
+	admin   ledger.Actor
+	scorer  ledger.Actor
+	secret  string // the scorer's
+	players []int64
+	table   ledger.Table
+	session ledger.Session
+	ids     *strings.Replacer
+}
+
+func newClub(t *testing.T) *club {
+	t.Helper()
+	ctx := context.Background()
+	c := &club{t: t, svc: memory.New().Service()}
+	_, secret, err := c.svc.CreateClub(ctx, ledger.NewClub{Name: "Doko-Club Eichel"})
+	c.must(err)
+	c.admin, err = c.svc.Authenticate(ctx, secret)
+	c.must(err)
+	_, c.secret, err = c.svc.CreateKey(ctx, c.admin, ledger.RoleScorer, "Tisch 1")
+	c.must(err)
+	c.scorer, err = c.svc.Authenticate(ctx, c.secret)
+	c.must(err)
+	var pairs []string
+	for i, name := range []string{"Anna", "Bernd", "Clara", "Dieter"} {
+		p, _, err := c.svc.CreatePlayer(ctx, c.admin, name, nil)
+		c.must(err)
+		c.players = append(c.players, p.ID)
+		pairs = append(pairs, fmt.Sprintf("P%d", i+1), fmt.Sprint(p.ID))
+	}
+	c.ids = strings.NewReplacer(pairs...)
+	c.table, _, err = c.svc.CreateTable(ctx, c.admin, ledger.NewTable{Name: "Donnerstag", Game: "doppelkopf", Preset: "house"}, nil)
+	c.must(err)
+	c.session, _, err = c.svc.OpenSession(ctx, c.scorer, c.table.ID, "2026-03-12", c.players, nil)
+	c.must(err)
+	return c
+}
+
+func (c *club) must(err error) {
+	c.t.Helper()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// facts replaces the placeholders P1..P4 by the players' ids.
+func (c *club) facts(s string) json.RawMessage { return json.RawMessage(c.ids.Replace(s)) }
+
+// record records the next hand as the scorer.
+func (c *club) record(number int, facts string, idem *ledger.Idempotency) (ledger.Hand, bool, error) {
+	return c.svc.RecordHand(context.Background(), c.scorer, ledger.NewHand{
+		TableID: c.table.ID, SessionID: c.session.ID, Number: number, Facts: c.facts(facts)}, idem)
+}
+
+// play records hands 1..n of the Bock evening.
+func (c *club) play(n int) {
+	c.t.Helper()
+	for i := range n {
+		_, _, err := c.record(i+1, bockEvening[i], nil)
+		c.must(err)
+	}
+}
+
+// bockEvening opens with a Bock round at hand 2 (120:120, Spaltarsch).
+var bockEvening = []string{
+	`{"game":"normal","re":{"players":[P1,P2],"augen":150}}`,
+	`{"game":"normal","re":{"players":[P1,P3],"augen":120}}`,
+	`{"game":"normal","re":{"players":[P2,P3],"augen":160,"announced":"re"}}`,
+	`{"game":"damensolo","re":{"players":[P4],"augen":130}}`,
+	`{"game":"normal","re":{"players":[P1,P4],"augen":100,"announced":"re"},"kontra":{"announced":"kontra"}}`,
+}
+
+func code(err error) string { return ledger.ErrorCode(err) }
+
+func wantCode(t *testing.T, what string, err error, want string) *ledger.Error {
+	t.Helper()
+	if code(err) != want {
+		t.Fatalf("%s: got %v, want %s", what, err, want)
+	}
+	return ledger.AsError(err)
+}
+
+func (c *club) handCount() int {
+	c.t.Helper()
+	tb, err := c.svc.FindTable(context.Background(), c.admin, c.table.ID)
+	c.must(err)
+	return tb.Hands
+}
+
+func TestRecordHandNumbersHandsWithoutGaps(t *testing.T) {
+	c := newClub(t)
+	c.play(2)
+	// Hand 2 again, and hand 4 before 3: both 409 naming the next number.
+	for _, n := range []int{2, 4} {
+		_, _, err := c.record(n, bockEvening[2], nil)
+		e := wantCode(t, fmt.Sprintf("hand %d", n), err, ledger.ECONFLICT)
+		if e.Field != "number" || e.Extra["next_number"] != 3 {
+			t.Errorf("hand %d: the conflict names %q, next %v; want number, 3", n, e.Field, e.Extra["next_number"])
+		}
+	}
+	if n := c.handCount(); n != 2 {
+		t.Errorf("the table has %d hands, want 2", n)
+	}
+}
+
+func TestRecordHandIsIdempotent(t *testing.T) {
+	c := newClub(t)
+	key := &ledger.Idempotency{Key: "phone-1-hand-1", Hash: []byte("body 1")}
+	first, replayed, err := c.record(1, bockEvening[0], key)
+	c.must(err)
+	if replayed {
+		t.Error("the first request is marked replayed")
+	}
+	// The same key and body, even after the table moved on, replays.
+	c.play2From(2)
+	again, replayed, err := c.record(1, bockEvening[0], key)
+	c.must(err)
+	if !replayed || again.ID != first.ID {
+		t.Errorf("the retry: replayed %v, hand %d; want the replay of hand %d", replayed, again.ID, first.ID)
+	}
+	// The same key with another body, or for another kind of thing, is refused.
+	_, _, err = c.record(3, bockEvening[2], &ledger.Idempotency{Key: "phone-1-hand-1", Hash: []byte("body 3")})
+	wantCode(t, "the key with another body", err, ledger.EIDEMPOTENCY)
+	_, _, err = c.svc.CreatePlayer(context.Background(), c.admin, "Erika", &ledger.Idempotency{Key: "phone-1-hand-1", Hash: []byte("body 1")})
+	wantCode(t, "the key for a player", err, ledger.EIDEMPOTENCY)
+	if n := c.handCount(); n != 2 {
+		t.Errorf("the table has %d hands, want 2", n)
+	}
+}
+
+// play2From records hand n of the Bock evening without a key.
+func (c *club) play2From(n int) {
+	c.t.Helper()
+	_, _, err := c.record(n, bockEvening[n-1], nil)
+	c.must(err)
+}
+
+func TestRecordHandRefusesWhatIsNotTheTables(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	other, _, err := c.svc.CreateTable(ctx, c.admin, ledger.NewTable{Name: "Freitag", Game: "doppelkopf"}, nil)
+	c.must(err)
+	// A session of another table.
+	_, _, err = c.svc.RecordHand(ctx, c.scorer, ledger.NewHand{TableID: other.ID, SessionID: c.session.ID, Number: 1, Facts: c.facts(bockEvening[0])}, nil)
+	if e := wantCode(t, "another table's session", err, ledger.EINVALID); e.Field != "session_id" {
+		t.Errorf("the refusal names %q, want session_id", e.Field)
+	}
+	// Facts the engine refuses: Augen over 240.
+	_, _, err = c.record(1, `{"game":"normal","re":{"players":[P1,P2],"augen":241}}`, nil)
+	wantCode(t, "Augen 241", err, ledger.EINVALID)
+	// A closed session takes no hand.
+	_, err = c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	_, _, err = c.record(1, bockEvening[0], nil)
+	wantCode(t, "a closed session", err, ledger.ECONFLICT)
+	if n := c.handCount(); n != 0 {
+		t.Errorf("refused hands left %d hands", n)
+	}
+}
+
+func TestCorrectionNeedsTheCurrentRevision(t *testing.T) {
+	c := newClub(t)
+	c.play(3)
+	ctx := context.Background()
+	correct := func(rev int) (ledger.CorrectionResult, error) {
+		res, _, err := c.svc.CorrectHand(ctx, c.scorer, ledger.Correction{TableID: c.table.ID, Number: 1, Revision: rev,
+			Facts: c.facts(`{"game":"normal","re":{"players":[P1,P2],"augen":140}}`), Reason: "Augen verzählt"}, nil)
+		return res, err
+	}
+	_, err := correct(0)
+	wantCode(t, "no revision", err, ledger.EPRECONDREQ)
+	res, err := correct(1)
+	c.must(err)
+	if res.Hand.Revision != 2 {
+		t.Errorf("the corrected hand is at revision %d, want 2", res.Hand.Revision)
+	}
+	_, err = correct(1)
+	if e := wantCode(t, "a stale revision", err, ledger.EPRECONDITION); e.Extra["current_revision"] != 2 {
+		t.Errorf("the refusal names revision %v, want 2", e.Extra["current_revision"])
+	}
+	_, _, err = c.svc.CorrectHand(ctx, c.scorer, ledger.Correction{TableID: c.table.ID, Number: 1, Revision: 2, Reason: "nichts"}, nil)
+	wantCode(t, "neither facts nor void", err, ledger.EINVALID)
+	_, _, err = c.svc.CorrectHand(ctx, c.scorer, ledger.Correction{TableID: c.table.ID, Number: 1, Revision: 2, Void: true, Reason: "  "}, nil)
+	wantCode(t, "no reason", err, ledger.EINVALID)
+	_, _, err = c.svc.CorrectHand(ctx, c.scorer, ledger.Correction{TableID: c.table.ID, Number: 9, Revision: 1, Void: true, Reason: "gibt es nicht"}, nil)
+	wantCode(t, "a hand not recorded", err, ledger.ENOTFOUND)
+}
+
+func TestCorrectionStopsWhereTheStateIsTheSame(t *testing.T) {
+	c := newClub(t)
+	c.play(5)
+	ctx := context.Background()
+	// Hand 1 with 140 Augen instead of 150 scores the same and leaves the
+	// same state: only hand 1 gets a revision.
+	res, _, err := c.svc.CorrectHand(ctx, c.scorer, ledger.Correction{TableID: c.table.ID, Number: 1, Revision: 1,
+		Facts: c.facts(`{"game":"normal","re":{"players":[P1,P2],"augen":140}}`), Reason: "Augen verzählt"}, nil)
+	c.must(err)
+	if len(res.Rescored) != 0 {
+		t.Errorf("re-scored %v after a correction that changes nothing later", res.Rescored)
+	}
+	for n := 2; n <= 5; n++ {
+		if h, _ := c.svc.FindHand(ctx, c.admin, c.table.ID, n); h.Revision != 1 {
+			t.Errorf("hand %d is at revision %d, want 1", n, h.Revision)
+		}
+	}
+	// Hand 2 with 121 Augen opens no Bock round: the Bock hands after it
+	// score half (hand 3: Re 160 with "Re" said, 2 x 2 = 4 instead of 8)
+	// and get new revisions.
+	if h3, _ := c.svc.FindHand(ctx, c.admin, c.table.ID, 3); h3.Result.Points[1].Points.String() != "8" {
+		t.Fatalf("hand 3 as a Bock hand: %v, want Bernd +8", h3.Result.Points)
+	}
+	res, _, err = c.svc.CorrectHand(ctx, c.scorer, ledger.Correction{TableID: c.table.ID, Number: 2, Revision: 1,
+		Facts: c.facts(`{"game":"normal","re":{"players":[P1,P3],"augen":121}}`), Reason: "121 statt 120"}, nil)
+	c.must(err)
+	if !slices.Equal(res.Rescored, []int{3, 4, 5}) {
+		t.Errorf("re-scored %v, want [3 4 5]", res.Rescored)
+	}
+	h3, err := c.svc.FindHand(ctx, c.admin, c.table.ID, 3)
+	c.must(err)
+	if h3.Revision != 2 || h3.Result.Points[1].Points.String() != "4" {
+		t.Errorf("hand 3 after the correction: revision %d, points %v; want 2 and Bernd +4", h3.Revision, h3.Result.Points)
+	}
+}
+
+func TestOnlyAnAdminCorrectsAClosedSession(t *testing.T) {
+	c := newClub(t)
+	c.play(3)
+	ctx := context.Background()
+	_, err := c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	void := ledger.Correction{TableID: c.table.ID, Number: 3, Revision: 1, Void: true, Reason: "falsch gegeben"}
+	_, _, err = c.svc.CorrectHand(ctx, c.scorer, void, nil)
+	wantCode(t, "a scorer", err, ledger.EFORBIDDEN)
+	res, _, err := c.svc.CorrectHand(ctx, c.admin, void, nil)
+	c.must(err)
+	if !slices.Equal(res.Settlements, []int64{c.session.ID}) {
+		t.Errorf("settlements resettled: %v, want the session's", res.Settlements)
+	}
+	st, err := c.svc.FindSettlement(ctx, c.admin, c.session.ID)
+	c.must(err)
+	if st.Version != 2 {
+		t.Errorf("the settlement is at version %d, want 2", st.Version)
+	}
+	// The void hand scores nothing and counts for no Bock round.
+	h, err := c.svc.FindHand(ctx, c.admin, c.table.ID, 3)
+	c.must(err)
+	if !h.Void || h.Result.Points[0].Points.Sign() != 0 {
+		t.Errorf("hand 3 after voiding: void %v, points %v", h.Void, h.Result.Points)
+	}
+}
+
+func TestAFailedFlowLeavesNothing(t *testing.T) {
+	c := newClub(t)
+	c.play(2)
+	ctx := context.Background()
+	before, err := c.svc.Changes(ctx, c.admin, 0, 1000, 0)
+	c.must(err)
+	// A correction the engine refuses changes nothing.
+	_, _, err = c.svc.CorrectHand(ctx, c.scorer, ledger.Correction{TableID: c.table.ID, Number: 1, Revision: 1,
+		Facts: c.facts(`{"game":"normal","re":{"players":[P1,P1],"augen":150}}`), Reason: "x"}, nil)
+	wantCode(t, "invalid facts", err, ledger.EINVALID)
+	after, err := c.svc.Changes(ctx, c.admin, 0, 1000, 0)
+	c.must(err)
+	if len(after) != len(before) {
+		t.Errorf("a refused correction added %d changes", len(after)-len(before))
+	}
+	if h, _ := c.svc.FindHand(ctx, c.admin, c.table.ID, 1); h.Revision != 1 {
+		t.Errorf("hand 1 is at revision %d after a refused correction", h.Revision)
+	}
+}
+
+func TestSessionsAndNames(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	_, _, err := c.svc.OpenSession(ctx, c.scorer, c.table.ID, "2026-03-19", c.players, nil)
+	if e := wantCode(t, "a second open session", err, ledger.ECONFLICT); e.Extra["open_session"] != c.session.ID {
+		t.Errorf("the conflict names %v, want the open session %d", e.Extra["open_session"], c.session.ID)
+	}
+	_, err = c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	changes, err := c.svc.Changes(ctx, c.admin, 0, 1000, 0)
+	c.must(err)
+	again, err := c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	if again.ClosedAt == nil {
+		t.Error("closing twice reopened the session")
+	}
+	if st, err := c.svc.FindSettlement(ctx, c.admin, c.session.ID); err != nil || st.Version != 1 {
+		t.Errorf("closing twice: settlement version %d (%v), want 1", st.Version, err)
+	}
+	if after, _ := c.svc.Changes(ctx, c.admin, 0, 1000, 0); len(after) != len(changes) {
+		t.Errorf("closing a closed session recorded %d changes", len(after)-len(changes))
+	}
+	_, _, err = c.svc.OpenSession(ctx, c.scorer, c.table.ID, "2026-03-19", []int64{c.players[0], c.players[1], 999}, nil)
+	wantCode(t, "an unknown player", err, ledger.EINVALID)
+	_, _, err = c.svc.CreatePlayer(ctx, c.admin, " Anna ", nil)
+	if e := wantCode(t, "a taken name", err, ledger.ECONFLICT); e.Extra["existing_id"] != c.players[0] {
+		t.Errorf("the conflict names %v, want Anna's id %d", e.Extra["existing_id"], c.players[0])
+	}
+	_, _, err = c.svc.CreateTable(ctx, c.admin, ledger.NewTable{Name: "Donnerstag", Game: "doppelkopf"}, nil)
+	wantCode(t, "a taken table name", err, ledger.ECONFLICT)
+	_, _, err = c.svc.CreateTable(ctx, c.admin, ledger.NewTable{Name: "Neu", Game: "doppelkopf", SettleMode: "bar"}, nil)
+	wantCode(t, "an unknown settle mode", err, ledger.EINVALID)
+}
+
+func TestKeysAndKitty(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	keys, err := c.svc.ListKeys(ctx, c.admin)
+	c.must(err)
+	rotated, secret, err := c.svc.RotateKey(ctx, c.admin, c.scorer.KeyID)
+	c.must(err)
+	if rotated.Role != ledger.RoleScorer {
+		t.Errorf("the successor is a %s key", rotated.Role)
+	}
+	if _, err := c.svc.Authenticate(ctx, secret); err != nil {
+		t.Errorf("the successor's secret: %v", err)
+	}
+	after, err := c.svc.ListKeys(ctx, c.admin)
+	c.must(err)
+	if len(after) != len(keys)+1 || after[1].RevokedAt == nil {
+		t.Errorf("after rotating: %+v", after)
+	}
+	_, err = c.svc.Authenticate(ctx, c.secret)
+	wantCode(t, "the rotated key", err, ledger.EUNAUTHORIZED)
+	_, err = c.svc.Authenticate(ctx, fmt.Sprintf("sb_%d_%d_%s", c.admin.ClubID, c.admin.KeyID, strings.Repeat("x", 43)))
+	wantCode(t, "a wrong secret", err, ledger.EUNAUTHORIZED)
+
+	_, _, err = c.svc.BookKitty(ctx, c.admin, 0, "nichts", nil)
+	wantCode(t, "a booking of 0", err, ledger.EINVALID)
+	b, _, err := c.svc.BookKitty(ctx, c.admin, -8000, "Grillabend", &ledger.Idempotency{Key: "grill", Hash: []byte("1")})
+	c.must(err)
+	again, replayed, err := c.svc.BookKitty(ctx, c.admin, -8000, "Grillabend", &ledger.Idempotency{Key: "grill", Hash: []byte("1")})
+	c.must(err)
+	if !replayed || again.ID != b.ID {
+		t.Errorf("the retried booking: replayed %v, id %d; want %d", replayed, again.ID, b.ID)
+	}
+	k, err := c.svc.Kitty(ctx, c.admin)
+	c.must(err)
+	if k.BalanceCents != -8000 || len(k.Bookings) != 1 {
+		t.Errorf("the kitty: %+v", k)
+	}
+}

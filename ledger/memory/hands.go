@@ -1,0 +1,165 @@
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// FindHand returns hand number n of a table.
+func (s *Store) FindHand(_ context.Context, clubID, tableID int64, n int) (ledger.Hand, error) {
+	return read(s, func(d *data) (ledger.Hand, error) {
+		h, ok := d.handByNumber(clubID, tableID, n)
+		if !ok {
+			return ledger.Hand{}, notFound("hand %d of table %d", n, tableID)
+		}
+		return h.Hand, nil
+	})
+}
+
+func (d *data) handByNumber(clubID, tableID int64, n int) (handRow, bool) {
+	h, ok := d.hands[d.handNumbers[tableNumber{tableID, n}]]
+	return h, ok && h.club == clubID
+}
+
+// ListHands returns a table's hands numbered after p.After, in order.
+func (s *Store) ListHands(_ context.Context, clubID, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
+	return read(s, func(d *data) ([]ledger.Hand, error) { return d.handsAfter(clubID, tableID, int(p.After), p.Limit), nil })
+}
+
+// HandsAfter returns a table's hands numbered after `after`, in order.
+func (t *tx) HandsAfter(_ context.Context, tableID int64, after int) ([]ledger.Hand, error) {
+	return t.d.handsAfter(t.club, tableID, after, -1), nil
+}
+
+func (d *data) handsAfter(clubID, tableID int64, after, limit int) []ledger.Hand {
+	var out []ledger.Hand
+	for n := max(after, 0) + 1; limit < 0 || len(out) < limit; n++ {
+		h, ok := d.handByNumber(clubID, tableID, n)
+		if !ok {
+			break
+		}
+		out = append(out, h.Hand)
+	}
+	return out
+}
+
+// HandRevisions returns every revision of a hand, the original first.
+func (s *Store) HandRevisions(_ context.Context, clubID, tableID int64, n int) ([]ledger.Revision, error) {
+	return read(s, func(d *data) ([]ledger.Revision, error) {
+		h, ok := d.handByNumber(clubID, tableID, n)
+		if !ok {
+			return nil, notFound("hand %d of table %d", n, tableID)
+		}
+		return slices.Clone(h.revisions), nil
+	})
+}
+
+// HandCount reads how many hands a table has and whether a key is stored.
+func (s *Store) HandCount(_ context.Context, clubID, tableID int64, key string) (int, bool, error) {
+	type count struct {
+		hands int
+		known bool
+	}
+	c, err := read(s, func(d *data) (count, error) {
+		tb, err := d.table(clubID, tableID)
+		_, known := d.idempotency[idemKey{clubID, key}]
+		return count{tb.Hands, known}, err
+	})
+	return c.hands, c.known, err
+}
+
+// Hand reads a hand of the club by its id.
+func (t *tx) Hand(_ context.Context, id int64) (ledger.Hand, error) {
+	h, ok := t.d.hands[id]
+	if !ok || h.club != t.club {
+		return ledger.Hand{}, notFound("hand %d", id)
+	}
+	return h.Hand, nil
+}
+
+// AppendHand stores a new hand with everything that goes with it.
+func (t *tx) AppendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, error) {
+	if _, taken := t.d.handNumbers[tableNumber{r.Table.ID, r.Number}]; taken {
+		return ledger.Hand{}, ledger.Errorf(ledger.ECONFLICT, "already exists (hands_club_id_table_id_number_key)")
+	}
+	h := ledger.Hand{ID: t.d.next(), TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game,
+		Rules: r.Table.Rules, Facts: r.Facts, Result: r.Result, RecordedBy: r.RecordedBy, RecordedAt: t.now, Revision: 1}
+	first := ledger.Revision{Revision: 1, Facts: h.Facts, Result: h.Result, RecordedBy: h.RecordedBy, RecordedAt: t.now}
+	t.d.hands[h.ID] = handRow{club: t.club, Hand: h, revisions: []ledger.Revision{first}}
+	t.d.handNumbers[tableNumber{h.TableID, h.Number}] = h.ID
+	for _, p := range r.Result.Points {
+		t.d.addTotal(t.d.tableTotals, h.TableID, p, 1)
+		t.d.addTotal(t.d.sessTotals, h.SessionID, p, 1)
+	}
+	tb := t.d.tables[h.TableID]
+	tb.Hands, tb.State = h.Number, r.Result.State
+	t.d.tables[h.TableID] = tb
+	t.d.indexHand(h, r.Session, r.Stats)
+	if r.Idempotency != nil {
+		if err := t.Remember(ctx, r.Idempotency, ledger.KindHand, h.ID); err != nil {
+			return ledger.Hand{}, err
+		}
+	}
+	return h, t.RecordChange(ctx, r.Change)
+}
+
+// addTotal adds a player's points to a running total, counting hands.
+func (d *data) addTotal(totals map[totalKey]total, owner int64, p score.PlayerPoints, hands int) {
+	k := totalKey{owner, p.Player}
+	tot := totals[k]
+	tot.points, tot.hands = tot.points.Add(p.Points), tot.hands+hands
+	totals[k] = tot
+}
+
+// AppendRevision stores a hand's next revision and moves the totals.
+func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error {
+	h, ok := t.d.hands[r.Hand.ID]
+	if !ok || h.club != t.club {
+		return notFound("hand %d", r.Hand.ID)
+	}
+	if r.Revision != len(h.revisions)+1 {
+		return ledger.Errorf(ledger.ECONFLICT, "already exists (hand_revisions_club_id_hand_id_revision_key)")
+	}
+	rev := ledger.Revision{Revision: r.Revision, Facts: r.Facts, Result: r.Result, Void: r.Void, Reason: r.Reason,
+		CausedBy: r.CausedBy, RecordedBy: r.RecordedBy, RecordedAt: t.now}
+	h.revisions = append(slices.Clip(h.revisions), rev)
+	h.Facts, h.Result, h.Revision, h.Void = r.Facts, r.Result, r.Revision, r.Void
+	t.d.hands[h.ID] = h
+	for _, p := range r.Diffs {
+		t.d.addTotal(t.d.tableTotals, h.TableID, p, 0)
+		t.d.addTotal(t.d.sessTotals, r.Session.ID, p, 0)
+	}
+	t.d.indexHand(h.Hand, r.Session, r.Stats)
+	return t.RecordChange(ctx, r.Change)
+}
+
+// indexHand replaces a hand's statistics rows and keeps an open session
+// listed for the statistics while it has rows.
+func (d *data) indexHand(h ledger.Hand, s ledger.Session, stats []ledger.HandStat) {
+	delete(d.statRows, h.ID)
+	if !h.Void && len(stats) > 0 {
+		rows := make([]ledger.StatRow, len(stats))
+		for i, hs := range stats {
+			rows[i] = ledger.StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game, Date: s.Date, Number: h.Number, HandStat: hs}
+		}
+		d.statRows[h.ID] = rows
+		if s.Open() {
+			d.statOpen[s.ID] = true
+		}
+		return
+	}
+	if len(d.sessionRows(s.ID)) == 0 {
+		delete(d.statOpen, s.ID)
+	}
+}
+
+func marshal(v map[string]any) (json.RawMessage, error) {
+	if v == nil {
+		return json.RawMessage(`{}`), nil
+	}
+	return json.Marshal(v)
+}
