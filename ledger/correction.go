@@ -89,7 +89,7 @@ func RescoreHand(h Hand, s Session, state, facts json.RawMessage) (score.Result,
 func VoidResult(previous score.Result, stateBefore json.RawMessage) score.Result {
 	res := score.Result{
 		Title:  "annulliert",
-		Lines:  []score.Line{{Label: "Spiel annulliert", Op: "=", Value: score.Int(0)}},
+		Lines:  []score.Line{{Label: "Spiel annulliert", Op: score.OpEq, Value: score.Int(0)}},
 		Events: []score.Event{},
 		State:  stateBefore,
 	}

@@ -89,7 +89,7 @@ func BuildReport(club Club, table Table, session Session, players []Player, hand
 		}
 		row.Running = append([]score.Points(nil), running...)
 		for _, ev := range h.Result.Events {
-			if ev.Type == "bock_game" {
+			if ev.Type == score.EventBockGame {
 				row.Bock = true
 			}
 		}

@@ -341,9 +341,9 @@ func scoreRedeal(res *score.Result, hd hand) {
 	if hd.game == GameArmutNichtGenommen {
 		label = "Armut nicht genommen: neu geben"
 	}
-	res.Lines = append(res.Lines, score.Line{Label: label, Op: "=", Value: score.Int(0)})
+	res.Lines = append(res.Lines, score.Line{Label: label, Op: score.OpEq, Value: score.Int(0)})
 	res.Events = append(res.Events, score.Event{
-		Type:    "redeal",
+		Type:    score.EventRedeal,
 		Text:    fmt.Sprintf("%s; Spieler %d gibt noch einmal", label, hd.dealer),
 		Players: []int64{hd.dealer},
 	})
@@ -372,7 +372,7 @@ func scorePlayed(res *score.Result, st *State, hd hand, rules Rules, seated int)
 		c.add("Solo verloren", 1)
 	}
 	res.Lines = append(res.Lines, c.lines...)
-	res.Lines = append(res.Lines, score.Line{Label: valueLabel(w), Op: "=", Value: c.v})
+	res.Lines = append(res.Lines, score.Line{Label: valueLabel(w), Op: score.OpEq, Value: c.v})
 
 	pts, lines := settle(hd, rules, w, c.v)
 	res.Lines = append(res.Lines, lines...)
@@ -383,14 +383,14 @@ func scorePlayed(res *score.Result, st *State, hd hand, rules Rules, seated int)
 	res.Parties = [][]int64{hd.re.players, hd.kontra.players}
 	if hd.revoker != nil {
 		res.Events = append(res.Events, score.Event{
-			Type:    "verworfen",
+			Type:    score.EventVerworfen,
 			Text:    fmt.Sprintf("Spieler %d hat falsch bedient; seine Partei verliert", *hd.revoker),
 			Players: []int64{*hd.revoker},
 		})
 	}
 	if bock {
 		res.Events = append(res.Events, score.Event{
-			Type: "bock_game",
+			Type: score.EventBockGame,
 			Text: fmt.Sprintf("Bockspiel (x2); %s in dieser Runde übrig", plural(st.BockGamesLeft, "Bockspiel", "Bockspiele")),
 		})
 	}
@@ -425,7 +425,7 @@ func queueBock(res *score.Result, st *State, hd hand, rules Rules, w party, roun
 	if rounds > 0 {
 		st.BockRoundsQueued += rounds
 		res.Events = append(res.Events, score.Event{
-			Type:   "bock_queued",
+			Type:   score.EventBockQueued,
 			Text:   fmt.Sprintf("%s ausgelöst: %s", plural(rounds, "Bockrunde", "Bockrunden"), strings.Join(reasons, ", ")),
 			Amount: int64(rounds),
 		})

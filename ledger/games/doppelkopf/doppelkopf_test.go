@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 const bockState = `{"bock_games_left":4,"bock_rounds_queued":0}`
@@ -270,7 +272,7 @@ func TestSolos(t *testing.T) {
 	}
 }
 
-func lineOp(label string) string {
+func lineOp(label string) score.Op {
 	if label == "Spielwert" {
 		return "="
 	}

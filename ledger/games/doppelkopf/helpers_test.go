@@ -82,7 +82,7 @@ func wantPoints(t *testing.T, res score.Result, seated []int64, want map[int64]i
 
 // wantLine checks that a breakdown line with this label, op and value
 // exists.
-func wantLine(t *testing.T, res score.Result, label, op string, value int64) {
+func wantLine(t *testing.T, res score.Result, label string, op score.Op, value int64) {
 	t.Helper()
 	for _, l := range res.Lines {
 		if l.Label == label && l.Player == 0 {
@@ -107,7 +107,7 @@ func noLine(t *testing.T, res score.Result, label string) {
 func lineText(res score.Result) string {
 	out := ""
 	for _, l := range res.Lines {
-		out += l.Label + " " + l.Op + l.Value.String() + "; "
+		out += l.Label + " " + string(l.Op) + l.Value.String() + "; "
 	}
 	return out
 }
@@ -123,7 +123,7 @@ func labels(res score.Result) []string {
 	return out
 }
 
-func event(res score.Result, typ string) (score.Event, bool) {
+func event(res score.Result, typ score.EventType) (score.Event, bool) {
 	for _, e := range res.Events {
 		if e.Type == typ {
 			return e, true

@@ -64,7 +64,7 @@ func line(t testing.TB, res score.Result, label string) string {
 	t.Helper()
 	for _, l := range res.Lines {
 		if l.Label == label {
-			return l.Op + " " + l.Value.String()
+			return string(l.Op) + " " + l.Value.String()
 		}
 	}
 	t.Fatalf("no line %q in %+v", label, res.Lines)

@@ -197,11 +197,11 @@ func checkStats(t *testing.T, res score.Result, seated []int64) {
 	for _, ev := range res.Events {
 		if ev.Type == "match_won" || ev.Type == "match_lost" {
 			want := slices.Sorted(slices.Values(ev.Players))
-			got := slices.Sorted(slices.Values(matches[ev.Type]))
+			got := slices.Sorted(slices.Values(matches[string(ev.Type)]))
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s stats for %v, event for %v", ev.Type, got, want)
 			}
-			delete(matches, ev.Type)
+			delete(matches, string(ev.Type))
 		}
 	}
 	if len(matches) > 0 {

@@ -305,7 +305,7 @@ func TestStallgeruch(t *testing.T) {
 		wantLines(t, res, "je Verlierer = 12", "Stallgeruch: Rauborstigkeitsentschädigung + 3")
 		for _, l := range res.Lines {
 			if strings.HasPrefix(l.Label, "Stallgeruch") {
-				payee := map[string]int64{"+": 3, "-": 1}[l.Op]
+				payee := map[score.Op]int64{"+": 3, "-": 1}[l.Op]
 				if l.Player != payee {
 					t.Errorf("line %q concerns player %d, want %d", lineText(l), l.Player, payee)
 				}

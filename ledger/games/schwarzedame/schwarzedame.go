@@ -154,9 +154,9 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		pts := int64(10*p.Tricks - pen)
 		byPlayer[p.Player] = pts
 		res.Lines = append(res.Lines,
-			score.Line{Label: tricksLabel(p.Tricks), Op: "+", Value: score.Int(int64(10 * p.Tricks)), Player: p.Player},
-			score.Line{Label: penaltyLabel(p), Op: "-", Value: score.Int(int64(pen)), Player: p.Player},
-			score.Line{Label: "Ergebnis", Op: "=", Value: score.Int(pts), Player: p.Player},
+			score.Line{Label: tricksLabel(p.Tricks), Op: score.OpAdd, Value: score.Int(int64(10 * p.Tricks)), Player: p.Player},
+			score.Line{Label: penaltyLabel(p), Op: score.OpSub, Value: score.Int(int64(pen)), Player: p.Player},
+			score.Line{Label: "Ergebnis", Op: score.OpEq, Value: score.Int(pts), Player: p.Player},
 		)
 		if pts > 0 {
 			res.Winners = append(res.Winners, p.Player)
@@ -183,7 +183,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 			st.MatchesWon[id]++
 		}
 		res.Events = append(res.Events, score.Event{
-			Type:    "match_won",
+			Type:    score.EventMatchWon,
 			Text:    fmt.Sprintf("Partie %d gewonnen von %s", st.Match, joinIDs(winners)),
 			Players: winners,
 		})

@@ -96,7 +96,7 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 func linesOf(res score.Result) []string {
 	out := make([]string, len(res.Lines))
 	for i, l := range res.Lines {
-		s := l.Label + " " + l.Op + " " + l.Value.String()
+		s := l.Label + " " + string(l.Op) + " " + l.Value.String()
 		if l.Player != 0 {
 			s += " @" + jsonInt(l.Player)
 		}
