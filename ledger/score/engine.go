@@ -16,6 +16,9 @@ import (
 type Engine interface {
 	// Name is the game's registry name, e.g. "schwarze_dame".
 	Name() string
+	// DisplayName is the game's German name as a score sheet writes it,
+	// e.g. "Schwarze Dame".
+	DisplayName() string
 	// ZeroSum reports whether every hand's points sum to exactly zero; the
 	// ledger checks it on every hand of such a game.
 	ZeroSum() bool

@@ -141,6 +141,9 @@ var _ score.Engine = Engine{}
 // Name returns "doppelkopf".
 func (Engine) Name() string { return Name }
 
+// DisplayName returns "Doppelkopf".
+func (Engine) DisplayName() string { return "Doppelkopf" }
+
 // ZeroSum is true: what one party wins the other loses, also in a solo
 // (3v against 3 times v) and when a revoker pays alone.
 func (Engine) ZeroSum() bool { return true }

@@ -116,6 +116,9 @@ var _ score.Engine = Engine{}
 // Name returns "klaberjass".
 func (Engine) Name() string { return Name }
 
+// DisplayName returns "Klaberjass".
+func (Engine) DisplayName() string { return "Klaberjass" }
+
 // ZeroSum is true: every player of a hand scores 0, which sums to 0.
 func (Engine) ZeroSum() bool { return true }
 

@@ -111,6 +111,9 @@ var _ score.Engine = Engine{}
 // Name returns "saukopf".
 func (Engine) Name() string { return Name }
 
+// DisplayName returns "Saukopf".
+func (Engine) DisplayName() string { return "Saukopf" }
+
 // ZeroSum is true: the winners share exactly what the losers put into the
 // bowl, and Stallgeruch moves points between Spieler and Mitspieler.
 func (Engine) ZeroSum() bool { return true }

@@ -60,6 +60,9 @@ var _ score.Engine = Engine{}
 // Name returns "schwarze_dame".
 func (Engine) Name() string { return Name }
 
+// DisplayName returns "Schwarze Dame".
+func (Engine) DisplayName() string { return "Schwarze Dame" }
+
 // ZeroSum is true: 130 trick points against 130 penalty points.
 func (Engine) ZeroSum() bool { return true }
 

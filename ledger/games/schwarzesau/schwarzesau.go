@@ -105,6 +105,9 @@ var _ score.Engine = Engine{}
 // Name returns "schwarze_sau".
 func (Engine) Name() string { return Name }
 
+// DisplayName returns "Schwarze Sau".
+func (Engine) DisplayName() string { return "Schwarze Sau" }
+
 // ZeroSum is false: only losers are written down.
 func (Engine) ZeroSum() bool { return false }
 
