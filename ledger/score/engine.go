@@ -84,6 +84,15 @@ type Result struct {
 	// Kontra, Spieler party and Nichtspieler, the Klaberjass teams), for
 	// partner statistics; empty where everyone plays for himself.
 	Parties [][]int64 `json:"parties,omitempty"`
+	// Dealer is who dealt this hand, as the engine resolved it: named in
+	// the facts or, where the game lets the facts leave him out, the
+	// table's next dealer from the state. Every game of the registry has
+	// a dealer; 0 would mean a game that has none.
+	Dealer int64 `json:"dealer,omitempty"`
+	// Players are the players who played this hand, in seating order,
+	// without those sitting out (the dealer among them where he only
+	// deals, as at a Doppelkopf table of five).
+	Players []int64 `json:"players,omitempty"`
 }
 
 // Stat is one countable fact of a hand for one player: Key names it in

@@ -101,6 +101,11 @@
 // Result.Parties is the Re party and the Kontra party, each in seating
 // order, for every played hand (a solo: the soloist alone, then his three
 // opponents); a redeal has none.
+//
+// Result.Dealer is the hand's dealer: facts.dealer, or the state's next
+// dealer when the facts leave him out. Result.Players are the hand's four
+// active players in seating order (the dealer is not among them when five
+// or more are seated); a redeal names the four it was dealt to.
 package doppelkopf
 
 import (
@@ -321,7 +326,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 	}
 
 	st.startSession(h.Session)
-	res := score.Result{Lines: []score.Line{}, Events: []score.Event{}, Winners: []int64{}}
+	res := score.Result{Lines: []score.Line{}, Events: []score.Event{}, Winners: []int64{}, Dealer: hd.dealer, Players: hd.active}
 	var pts map[int64]score.Points
 	if hd.redeal {
 		scoreRedeal(&res, hd)

@@ -487,6 +487,19 @@ func TestSittingOut(t *testing.T) {
 	assertViolation(t, err, "facts.players")
 }
 
+// TestDealerAndPlayers: the result names the dealer of the facts and the
+// hand's players in the session's seating order, like its points.
+func TestDealerAndPlayers(t *testing.T) {
+	res := play(t, []int64{5, 1, 2, 3, 4}, nil, nil, `{"players":[2,3,4,5],"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)
+	if res.Dealer != 5 || !slices.Equal(res.Players, []int64{5, 2, 3, 4}) {
+		t.Errorf("dealer %d, players %v; want 5, [5 2 3 4]", res.Dealer, res.Players)
+	}
+	res = play(t, seated2, nil, nil, `{"dealer":2,"trump_player":1,"trump_suit":"pik","card_points":[{"player":1,"points":100},{"player":2,"points":52}],"last_trick":1}`)
+	if res.Dealer != 2 || !slices.Equal(res.Players, seated2) {
+		t.Errorf("two players: dealer %d, players %v; want 2, %v", res.Dealer, res.Players, seated2)
+	}
+}
+
 func assertViolation(t testing.TB, err error, field string) {
 	t.Helper()
 	var v *score.Violation

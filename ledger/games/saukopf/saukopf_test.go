@@ -465,6 +465,35 @@ func TestSeating(t *testing.T) {
 	wantPoints(t, res, map[int64]string{1: "-5", 2: "15", 3: "-5", 5: "-5"})
 }
 
+// TestDealerAndPlayers: the result names the dealer of the facts, also one
+// sitting out, and the hand's players in seating order.
+func TestDealerAndPlayers(t *testing.T) {
+	cases := []struct {
+		name    string
+		seated  []int64
+		facts   string
+		dealer  int64
+		players []int64
+	}{
+		{"the dealer plays", seated, keiler("61", 70, 5, `{"holder":2,"count":1}`), 4, []int64{1, 2, 3, 4}},
+		{"the dealer sits out, players named out of seating order", []int64{4, 3, 2, 1, 5},
+			`{"variant":"vierer","players":[5,1,2,3],"dealer":4,"bid":61,"spieler":2,"contract":"eber","augen":70,"tricks":5,"laufende":{"holder":2,"count":1}}`,
+			4, []int64{3, 2, 1, 5}},
+		{"a Dreihaxer", seated, threeHand(`"trog":"mit"`, "61", 70, 6, `{"holder":1,"count":3}`), 3, []int64{1, 2, 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Engine{}.Score(score.Hand{Seated: c.seated, Rules: mustRules(t, ""), Facts: json.RawMessage(c.facts)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Dealer != c.dealer || !slices.Equal(res.Players, c.players) {
+				t.Errorf("dealer %d, players %v; want %d, %v", res.Dealer, res.Players, c.dealer, c.players)
+			}
+		})
+	}
+}
+
 func TestState(t *testing.T) {
 	for _, prev := range []string{"", "null", "{}", `{"summary":"Letztes Spiel: x"}`} {
 		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), State: json.RawMessage(prev), Facts: json.RawMessage(exampleA)})

@@ -32,6 +32,9 @@
 //     of the match, which may include a player not in this hand).
 //
 // Everyone plays for himself, so Result.Parties is empty.
+//
+// Result.Dealer is facts.dealer, one of the hand's four players;
+// Result.Players are those four in seating order.
 package schwarzedame
 
 import (
@@ -150,7 +153,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		return score.Result{}, err
 	}
 
-	res := score.Result{}
+	res := score.Result{Dealer: f.Dealer}
 	byPlayer := make(map[int64]int64, len(f.Players))
 	for _, p := range f.Players {
 		pen := penalty(p)
@@ -172,6 +175,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 			continue
 		}
 		res.Points = append(res.Points, score.PlayerPoints{Player: id, Points: score.Int(pts)})
+		res.Players = append(res.Players, id)
 	}
 
 	// The match: add the hand, close the match after its last hand.

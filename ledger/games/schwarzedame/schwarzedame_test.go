@@ -40,6 +40,20 @@ func TestWorkedExampleA(t *testing.T) {
 	}
 }
 
+// TestDealerAndPlayers: the result names the dealer of the facts and the
+// hand's four players in seating order; the fifth seated sits out.
+func TestDealerAndPlayers(t *testing.T) {
+	f := exampleA()
+	f.Players[0], f.Players[3] = f.Players[3], f.Players[0]
+	res := mustScore(t, f)
+	if res.Dealer != west || !slices.Equal(res.Players, []int64{nord, ost, sued, west}) {
+		t.Errorf("dealer %d, players %v; want %d, [%d %d %d %d]", res.Dealer, res.Players, west, nord, ost, sued, west)
+	}
+	if res = mustScore(t, exampleB()); res.Dealer != nord {
+		t.Errorf("example B: dealer %d, want %d", res.Dealer, nord)
+	}
+}
+
 func TestWorkedExampleB(t *testing.T) {
 	res := mustScore(t, exampleB())
 	wantPoints(t, res, handOrder, map[int64]int64{nord: 0, ost: 0, sued: 0, west: 0})

@@ -323,6 +323,23 @@ func TestPointsInSeatingOrderWithoutSitters(t *testing.T) {
 	}
 }
 
+// TestDealerAndPlayers: the result names the dealer of the facts and the
+// hand's players in seating order, the dealer of a four-player hand (who
+// plays the Stock) among them.
+func TestDealerAndPlayers(t *testing.T) {
+	h := hand(t, mustJSON(t, exampleA), 9, "")
+	h.Seated = []int64{5, 3, 1, 2, 4}
+	res := mustScore(t, h)
+	if res.Dealer != exampleA.Dealer || !slices.Equal(res.Players, []int64{3, 1, 2, 4}) {
+		t.Errorf("dealer %d, players %v; want %d, [3 1 2 4]", res.Dealer, res.Players, exampleA.Dealer)
+	}
+	three := Facts{Players: []PlayerFacts{sau(pl(1, 45, 3)), pl(2, 40, 3), pl(5, 25, 3)}, Dealer: 5, Stock: &StockFacts{CardPoints: 10, Tricks: 1}}
+	res = mustScore(t, hand(t, mustJSON(t, three), 9, ""))
+	if res.Dealer != 5 || !slices.Equal(res.Players, []int64{1, 2, 5}) {
+		t.Errorf("three players: dealer %d, players %v; want 5, [1 2 5]", res.Dealer, res.Players)
+	}
+}
+
 func TestFirstHandState(t *testing.T) {
 	for _, initial := range []string{"", "null", "{}"} {
 		res := mustScore(t, hand(t, mustJSON(t, exampleA), 9, initial))
