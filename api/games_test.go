@@ -524,6 +524,35 @@ func TestDoppelkopfInvalidHands(t *testing.T) {
 	}
 }
 
+// TestDoppelkopfDealerOfTheState: at a table of five the facts leave the
+// dealer to the table state; the stored result and the score sheet name him
+// all the same, with the four who played, also after the hand is voided.
+func TestDoppelkopfDealerOfTheState(t *testing.T) {
+	g := newGameTable(t, "doppelkopf", "", 5)
+	g.open("2026-03-12", 1, 2, 3, 4, 5)
+	g.record(`{"game":"normal","re":{"players":[P2,P3],"augen":150}}`)
+	g.record(`{"game":"normal","re":{"players":[P1,P3],"augen":150}}`)
+	for n, want := range map[int]struct {
+		dealer  int
+		players []int
+	}{1: {1, []int{2, 3, 4, 5}}, 2: {2, []int{1, 3, 4, 5}}} {
+		res := g.hand(n)["result"].(map[string]any)
+		if res["dealer"] != float64(g.p(want.dealer)) || !slices.Equal(ids(res["players"]), g.seats(want.players...)) {
+			t.Errorf("stored hand %d: dealer %v, players %v; want P%d, P%v", n, res["dealer"], res["players"], want.dealer, want.players)
+		}
+	}
+	g.e.must(201, "POST", fmt.Sprintf("%s/2/corrections", g.handsPath()), g.e.admin, map[string]any{"void": true, "reason": "falsch gegeben"}, "If-Match", `"1"`)
+	report := g.e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/report", g.session), g.e.admin, nil)
+	var dealers []int64
+	for _, h := range report["hands"].([]any) {
+		d, _ := h.(map[string]any)["dealer"].(float64)
+		dealers = append(dealers, int64(d))
+	}
+	if !slices.Equal(dealers, g.seats(1, 2)) {
+		t.Errorf("score sheet dealers %v, want P1, P2", dealers)
+	}
+}
+
 // --- Saukopf ------------------------------------------------------------------
 
 // lostKeiler is a Herz-Keiler of P1 lost with 55 Augen, ohne 2 and one
