@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -586,14 +587,14 @@ func TestSolosPerSession(t *testing.T) {
 
 func TestRules(t *testing.T) {
 	var house Rules
-	if err := json.Unmarshal(mustRules(t, "", ""), &house); err != nil {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "", ""), &house); err != nil {
 		t.Fatal(err)
 	}
 	if house != Presets["house"] {
 		t.Errorf("default rules %+v, want the house preset", house)
 	}
 	var ddv Rules
-	if err := json.Unmarshal(mustRules(t, "ddv", `{"bock":true,"bock_round_length":5,"bock_triggers":"one"}`), &ddv); err != nil {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "ddv", `{"bock":true,"bock_round_length":5,"bock_triggers":"one"}`), &ddv); err != nil {
 		t.Fatal(err)
 	}
 	if !ddv.Bock || ddv.BockRoundLength != 5 || ddv.BockTriggers != "one" || ddv.Valuation != ValuationDDV || ddv.Armut {
@@ -623,9 +624,9 @@ func TestBadRulesAndSeating(t *testing.T) {
 	}{
 		{`{"valuation":"skat","bock_triggers":"each"}`, four, "rules.valuation"},
 		{`[]`, four, "rules"},
-		{string(mustRules(t, "", "")), []int64{1, 2, 3}, "seated"},
-		{string(mustRules(t, "", "")), []int64{1, 2, 3, 4, 5, 6, 7, 8}, "seated"},
-		{string(mustRules(t, "", "")), []int64{1, 2, 3, 2}, "seated[3]"},
+		{string(gamestest.MustRules(t, Engine{}, "", "")), []int64{1, 2, 3}, "seated"},
+		{string(gamestest.MustRules(t, Engine{}, "", "")), []int64{1, 2, 3, 4, 5, 6, 7, 8}, "seated"},
+		{string(gamestest.MustRules(t, Engine{}, "", "")), []int64{1, 2, 3, 2}, "seated[3]"},
 	}
 	for _, c := range cases {
 		_, err := Engine{}.Score(scoreHand(c.seated, c.rules, facts))

@@ -5,26 +5,13 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 var four = []int64{1, 2, 3, 4}
 
-// mustRules resolves a preset with overrides or fails the test.
-func mustRules(t testing.TB, preset, overrides string) json.RawMessage {
-	t.Helper()
-	var raw json.RawMessage
-	if overrides != "" {
-		raw = json.RawMessage(overrides)
-	}
-	r, err := Engine{}.Rules(preset, raw)
-	if err != nil {
-		t.Fatalf("Rules(%q, %s): %v", preset, overrides, err)
-	}
-	return r
-}
-
-// hand is one hand to score in a test.
+// testHand is one hand to score in a test.
 type testHand struct {
 	preset  string
 	options string
@@ -34,28 +21,30 @@ type testHand struct {
 	facts   string
 }
 
-func (th testHand) score(t testing.TB) (score.Result, error) {
+// hand is the score.Hand of th, its rules resolved.
+func (th testHand) hand(t testing.TB) score.Hand {
 	t.Helper()
 	seated := th.seated
 	if seated == nil {
 		seated = four
 	}
-	return Engine{}.Score(score.Hand{
+	return score.Hand{
 		Seated:  seated,
 		Session: th.session,
-		Rules:   mustRules(t, th.preset, th.options),
+		Rules:   gamestest.MustRules(t, Engine{}, th.preset, th.options),
 		State:   json.RawMessage(th.state),
 		Facts:   json.RawMessage(th.facts),
-	})
+	}
+}
+
+func (th testHand) score(t testing.TB) (score.Result, error) {
+	t.Helper()
+	return Engine{}.Score(th.hand(t))
 }
 
 func (th testHand) mustScore(t testing.TB) score.Result {
 	t.Helper()
-	res, err := th.score(t)
-	if err != nil {
-		t.Fatalf("Score(%s): %v", th.facts, err)
-	}
-	return res
+	return gamestest.MustScore(t, Engine{}, th.hand(t))
 }
 
 // wantPoints checks every seated player's points, in seating order, and

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -16,26 +17,13 @@ var (
 	seated2 = []int64{1, 2}
 )
 
-func rulesWith(t testing.TB, overrides string) json.RawMessage {
-	t.Helper()
-	r, err := Engine{}.Rules("", json.RawMessage(overrides))
-	if err != nil {
-		t.Fatalf("Rules(%s): %v", overrides, err)
-	}
-	return r
-}
-
 // play scores a hand that must be accepted.
 func play(t testing.TB, seated []int64, rules, state json.RawMessage, facts string) score.Result {
 	t.Helper()
 	if rules == nil {
-		rules = rulesWith(t, "")
+		rules = gamestest.MustRules(t, Engine{}, "", "")
 	}
-	res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: rules, State: state, Facts: json.RawMessage(facts)})
-	if err != nil {
-		t.Fatalf("Score(%s): %v", facts, err)
-	}
-	return res
+	return gamestest.MustScore(t, Engine{}, score.Hand{Seated: seated, Rules: rules, State: state, Facts: json.RawMessage(facts)})
 }
 
 func stateOf(t testing.TB, res score.Result) State {
@@ -398,7 +386,7 @@ func TestThreePlayersShareMatch(t *testing.T) {
 }
 
 func TestOrgi(t *testing.T) {
-	orgi := rulesWith(t, `{"orgi":true}`)
+	orgi := gamestest.MustRules(t, Engine{}, "", `{"orgi":true}`)
 	facts := `{"dealer":2,"trump_player":1,"trump_suit":"pik","orgi":true,"kontra":true,"re":true,"card_points":[{"player":1,"points":60},{"player":2,"points":92}],"last_trick":2}`
 	res := play(t, seated2, orgi, nil, facts)
 	if got := line(t, res, "Orgi (Trumpf von der offenen Karte)"); got != "x 2" {
@@ -414,7 +402,7 @@ func TestOrgi(t *testing.T) {
 	if got := line(t, plain, "Würfelzug"); got != "= 1" || hasLine(plain, "Orgi (Trumpf von der offenen Karte)") {
 		t.Errorf("a hand without orgi moves 1, got %s", got)
 	}
-	_, err := Engine{}.Score(score.Hand{Seated: seated2, Rules: rulesWith(t, ""), Facts: json.RawMessage(facts)})
+	_, err := Engine{}.Score(score.Hand{Seated: seated2, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(facts)})
 	assertViolation(t, err, "facts.orgi")
 }
 
@@ -439,7 +427,7 @@ func TestDealerRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := play(t, tc.seated, rulesWith(t, tc.overrides), nil, tc.facts)
+			res := play(t, tc.seated, gamestest.MustRules(t, Engine{}, "", tc.overrides), nil, tc.facts)
 			if st := stateOf(t, res); st.NextDealer != tc.want {
 				t.Errorf("next dealer %d, want %d", st.NextDealer, tc.want)
 			}
@@ -483,7 +471,7 @@ func TestSittingOut(t *testing.T) {
 	if got := line(t, res, "Summe Spieler 3/5 (Trumpf)"); got != "= 102" {
 		t.Errorf("3/5 total %s", got)
 	}
-	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: rulesWith(t, ""), Facts: json.RawMessage(`{"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)})
+	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(`{"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)})
 	assertViolation(t, err, "facts.players")
 }
 
@@ -561,7 +549,7 @@ func TestInvalidHands(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Engine{}.Score(score.Hand{Seated: tc.seated, Rules: rulesWith(t, ""), Facts: json.RawMessage(tc.facts)})
+			_, err := Engine{}.Score(score.Hand{Seated: tc.seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(tc.facts)})
 			assertViolation(t, err, tc.field)
 		})
 	}
@@ -578,7 +566,7 @@ func TestScoreRefusesForeignRules(t *testing.T) {
 func TestCorruptStateIsAnError(t *testing.T) {
 	facts := json.RawMessage(`{"dealer":1,"trump_player":1,"trump_suit":"herz","card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}`)
 	for _, st := range []string{`[1]`, `{"sides":[{"players":[1,3],"die":6}]}`, `{"sides":[{"players":[1,3],"die":-1}]}`} {
-		_, err := Engine{}.Score(score.Hand{Seated: seated4, Rules: rulesWith(t, ""), State: json.RawMessage(st), Facts: facts})
+		_, err := Engine{}.Score(score.Hand{Seated: seated4, Rules: gamestest.MustRules(t, Engine{}, "", ""), State: json.RawMessage(st), Facts: facts})
 		var v *score.Violation
 		if err == nil || errors.As(err, &v) {
 			t.Errorf("state %s: error %v, want a non-violation error", st, err)
@@ -598,10 +586,10 @@ func TestInitialStates(t *testing.T) {
 
 func TestRules(t *testing.T) {
 	var r Rules
-	if err := json.Unmarshal(rulesWith(t, ""), &r); err != nil || r != (Rules{Preset: "standard", Orgi: false, DealerRule: DealerAuto}) {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "", ""), &r); err != nil || r != (Rules{Preset: "standard", Orgi: false, DealerRule: DealerAuto}) {
 		t.Errorf("default rules %+v (%v)", r, err)
 	}
-	if err := json.Unmarshal(rulesWith(t, `{"orgi":true,"dealer_rule":"winner_deals"}`), &r); err != nil || !r.Orgi || r.DealerRule != DealerWinnerDeals {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "", `{"orgi":true,"dealer_rule":"winner_deals"}`), &r); err != nil || !r.Orgi || r.DealerRule != DealerWinnerDeals {
 		t.Errorf("overridden rules %+v (%v)", r, err)
 	}
 	bad := []struct{ preset, overrides, field string }{
@@ -661,7 +649,7 @@ func itoa(n int64) string {
 }
 
 func TestTitle(t *testing.T) {
-	orgi := rulesWith(t, `{"orgi":true}`)
+	orgi := gamestest.MustRules(t, Engine{}, "", `{"orgi":true}`)
 	tests := []struct {
 		name   string
 		seated []int64
