@@ -8,33 +8,19 @@ import (
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
-
-// bockEvening is the 12-hand Doppelkopf evening of TestDoppelkopfBockEvening.
-// Hand 2 is 120:120 (Spaltarsch), which opens a Bock round.
-var bockEvening = []string{
-	`{"game":"normal","re":{"players":[P1,P2],"augen":150}}`,
-	`{"game":"normal","re":{"players":[P1,P3],"augen":120}}`,
-	`{"game":"normal","re":{"players":[P2,P3],"augen":160,"announced":"re"}}`,
-	`{"game":"damensolo","re":{"players":[P4],"augen":130}}`,
-	`{"game":"schmeissen"}`,
-	`{"game":"normal","re":{"players":[P1,P4],"augen":100,"announced":"re"},"kontra":{"announced":"kontra"}}`,
-	`{"game":"normal","re":{"players":[P1,P2],"augen":200,"fuchs_gefangen":1}}`,
-	`{"game":"normal","re":{"players":[P3,P4],"augen":121}}`,
-	`{"game":"normal","herzstich":true,"re":{"players":[P1,P3],"augen":90}}`,
-	`{"game":"hochzeit","re":{"players":[P2,P4],"augen":170}}`,
-	`{"game":"armut","re":{"players":[P3,P1],"augen":110}}`,
-	`{"game":"farbsolo","suit":"kreuz","re":{"players":[P3],"augen":100}}`,
-}
 
 // hand2Right is hand 2 as it really went: Re 121, no Bock trigger.
 const hand2Right = `{"game":"normal","re":{"players":[P1,P3],"augen":121}}`
 
-// playEvening records the evening at g, with hand n replaced by facts.
+// playEvening records gamestest.BockEvening, the 12-hand Doppelkopf evening
+// of TestDoppelkopfBockEvening, at g, with hand n replaced by facts. Hand 2
+// is 120:120 (Spaltarsch), which opens a Bock round.
 func playEvening(g *gameTable, replace map[int]string) {
 	g.open("2026-03-12", 1, 2, 3, 4)
-	for i, facts := range bockEvening {
+	for i, facts := range gamestest.BockEvening {
 		if f, ok := replace[i+1]; ok {
 			facts = f
 		}

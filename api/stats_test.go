@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 )
 
 // statsClub records a Doppelkopf evening of four hands (the first four of
-// TestDoppelkopfBockEvening, whose results are known), a Doppelkopf hand at
+// gamestest.BockEvening, whose results are known), a Doppelkopf hand at
 // a table of five where P5 sits out, and a Schwarze Dame evening, through
 // the API, and closes the sessions.
 //
@@ -31,12 +32,7 @@ func newStatsClub(t *testing.T) *statsClub {
 	t.Helper()
 	g := newGameTable(t, "doppelkopf", "", 5)
 	g.open("2026-03-12", 1, 2, 3, 4)
-	for _, facts := range []string{
-		`{"game":"normal","re":{"players":[P1,P2],"augen":150}}`,
-		`{"game":"normal","re":{"players":[P1,P3],"augen":120}}`,
-		`{"game":"normal","re":{"players":[P2,P3],"augen":160,"announced":"re"}}`,
-		`{"game":"damensolo","re":{"players":[P4],"augen":130}}`,
-	} {
+	for _, facts := range gamestest.BockEvening[:4] {
 		g.record(facts)
 	}
 	g.close()

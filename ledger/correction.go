@@ -60,13 +60,16 @@ func RescoreHand(h Hand, s Session, state, facts json.RawMessage) (score.Result,
 
 // VoidResult is the result of a voided hand: every player of the hand
 // scores 0, and the table's state is what it was before the hand, so the
-// hand counts for no Bock round, tally or match.
+// hand counts for no Bock round, tally or match. Who dealt and who played
+// stay as they were: the hand was dealt and played, then annulled.
 func VoidResult(previous score.Result, stateBefore json.RawMessage) score.Result {
 	res := score.Result{
-		Title:  "annulliert",
-		Lines:  []score.Line{{Label: "Spiel annulliert", Op: "=", Value: score.Int(0)}},
-		Events: []score.Event{},
-		State:  stateBefore,
+		Title:   "annulliert",
+		Lines:   []score.Line{{Label: "Spiel annulliert", Op: score.OpEq, Value: score.Int(0)}},
+		Events:  []score.Event{},
+		State:   stateBefore,
+		Dealer:  previous.Dealer,
+		Players: previous.Players,
 	}
 	for _, p := range previous.Points {
 		res.Points = append(res.Points, score.PlayerPoints{Player: p.Player})

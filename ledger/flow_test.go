@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/memory"
 )
 
@@ -83,14 +84,9 @@ func (c *club) play(n int) {
 	}
 }
 
-// bockEvening opens with a Bock round at hand 2 (120:120, Spaltarsch).
-var bockEvening = []string{
-	`{"game":"normal","re":{"players":[P1,P2],"augen":150}}`,
-	`{"game":"normal","re":{"players":[P1,P3],"augen":120}}`,
-	`{"game":"normal","re":{"players":[P2,P3],"augen":160,"announced":"re"}}`,
-	`{"game":"damensolo","re":{"players":[P4],"augen":130}}`,
-	`{"game":"normal","re":{"players":[P1,P4],"augen":100,"announced":"re"},"kontra":{"announced":"kontra"}}`,
-}
+// bockEvening is the shared Bock evening: hand 2 (120:120, Spaltarsch)
+// opens a Bock round.
+var bockEvening = gamestest.BockEvening
 
 func code(err error) string { return ledger.ErrorCode(err) }
 

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
@@ -79,7 +78,7 @@ func BuildReport(club Club, table Table, session Session, players []Player, hand
 	}
 	running := make([]score.Points, len(players))
 	for _, h := range hands {
-		row := ReportHand{Number: h.Number, Dealer: dealerOf(h.Facts), Title: h.Result.Title, Points: make([]score.Points, len(players)), Events: h.Result.Events}
+		row := ReportHand{Number: h.Number, Dealer: h.Result.Dealer, Title: h.Result.Title, Points: make([]score.Points, len(players)), Events: h.Result.Events}
 		for _, pp := range h.Result.Points {
 			i, ok := index[pp.Player]
 			if !ok {
@@ -90,7 +89,7 @@ func BuildReport(club Club, table Table, session Session, players []Player, hand
 		}
 		row.Running = append([]score.Points(nil), running...)
 		for _, ev := range h.Result.Events {
-			if ev.Type == "bock_game" {
+			if ev.Type == score.EventBockGame {
 				row.Bock = true
 			}
 		}
@@ -103,15 +102,6 @@ func BuildReport(club Club, table Table, session Session, players []Player, hand
 		r.Hands = []ReportHand{}
 	}
 	return r
-}
-
-// dealerOf reads the dealer from a hand's facts, where the game names one.
-func dealerOf(facts json.RawMessage) int64 {
-	var f struct {
-		Dealer int64 `json:"dealer"`
-	}
-	_ = json.Unmarshal(facts, &f)
-	return f.Dealer
 }
 
 // BuildEveningReport sums the evening's sessions per player.

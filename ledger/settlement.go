@@ -219,17 +219,17 @@ func payouts(hands []Hand, matchLoss int64) []Payout {
 	for _, h := range hands {
 		var winners []int64
 		for _, ev := range h.Result.Events {
-			if ev.Type == "match_won" {
+			if ev.Type == score.EventMatchWon {
 				winners = ev.Players
 			}
 		}
 		for _, ev := range h.Result.Events {
 			switch ev.Type {
-			case "payout":
+			case score.EventPayout:
 				for _, payer := range ev.Players {
 					out = append(out, split(h.Number, ev, payer, ev.Amount, ev.Recipients)...)
 				}
-			case "match_lost":
+			case score.EventMatchLost:
 				if matchLoss == 0 {
 					continue
 				}
@@ -249,7 +249,7 @@ func split(hand int, ev score.Event, payer, cents int64, recipients []int64) []P
 		return nil
 	}
 	if len(recipients) == 0 {
-		return []Payout{{Hand: hand, Type: ev.Type, Text: ev.Text, From: payer, Cents: cents}}
+		return []Payout{{Hand: hand, Type: string(ev.Type), Text: ev.Text, From: payer, Cents: cents}}
 	}
 	var out []Payout
 	for i, part := range money.Split(cents, len(recipients)) {
@@ -257,7 +257,7 @@ func split(hand int, ev score.Event, payer, cents int64, recipients []int64) []P
 			continue
 		}
 		to := recipients[i]
-		out = append(out, Payout{Hand: hand, Type: ev.Type, Text: ev.Text, From: payer, To: &to, Cents: part})
+		out = append(out, Payout{Hand: hand, Type: string(ev.Type), Text: ev.Text, From: payer, To: &to, Cents: part})
 	}
 	return out
 }

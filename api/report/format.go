@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -94,20 +95,11 @@ func formatPaidAt(t *time.Time, zone string) string {
 	return t.Format("02.01.2006")
 }
 
-// gameNames are the registry's games as a score sheet names them.
-var gameNames = map[string]string{
-	"doppelkopf":    "Doppelkopf",
-	"klaberjass":    "Klaberjass",
-	"saukopf":       "Saukopf",
-	"schwarze_dame": "Schwarze Dame",
-	"schwarze_sau":  "Schwarze Sau",
-}
-
-// gameName is the German name of a registry game, or the registry name
-// itself for a game this package does not know yet.
+// gameName is the German name of a registry game, as its engine states
+// it, or the registry name itself for a game the registry does not know.
 func gameName(game string) string {
-	if n, ok := gameNames[game]; ok {
-		return n
+	if e, ok := games.Lookup(game); ok {
+		return e.DisplayName()
 	}
 	return game
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -68,6 +69,29 @@ func TestFormatDate(t *testing.T) {
 
 // TestNoFloatingPoint keeps the package's promise that money and chart
 // coordinates never pass through a float.
+// TestGameNames: the sheet names every registered game as its engine
+// does, in German, and writes an unknown game's registry name as is.
+func TestGameNames(t *testing.T) {
+	want := map[string]string{
+		"doppelkopf":    "Doppelkopf",
+		"klaberjass":    "Klaberjass",
+		"saukopf":       "Saukopf",
+		"schwarze_dame": "Schwarze Dame",
+		"schwarze_sau":  "Schwarze Sau",
+	}
+	if got := games.Names(); len(got) != len(want) {
+		t.Errorf("registry games %v, want the %d of this test", got, len(want))
+	}
+	for _, game := range games.Names() {
+		if got := gameName(game); got != want[game] {
+			t.Errorf("gameName(%q) = %q, want %q", game, got, want[game])
+		}
+	}
+	if got := gameName("skat"); got != "skat" {
+		t.Errorf("gameName(%q) = %q, want the registry name", "skat", got)
+	}
+}
+
 func TestNoFloatingPoint(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

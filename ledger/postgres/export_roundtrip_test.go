@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -106,17 +107,6 @@ func schwarzeDame(swapped bool) string {
 		{"player": P4, "tricks": 1, "hearts": [11, 12]}]}`, a, c)
 }
 
-func klaberjass(dealer int, trumpWins, kontra bool) string {
-	trump := dealer%4 + 1
-	opponent := trump%4 + 1
-	winner, loser := trump, opponent
-	if !trumpWins {
-		winner, loser = opponent, trump
-	}
-	return fmt.Sprintf(`{"dealer":P%d,"trump_player":P%d,"trump_suit":"karo","kontra":%t,"card_points":[{"player":P%d,"points":100},{"player":P%d,"points":52}],"last_trick":P%d}`,
-		dealer, trump, kontra, winner, loser, winner)
-}
-
 func newHistory(t *testing.T) *history {
 	t.Helper()
 	ctx := context.Background()
@@ -166,43 +156,16 @@ func newHistory(t *testing.T) *history {
 
 	// Doppelkopf, settled with the kitty: a Bock evening.
 	doko := h.table(t, ledger.NewTable{Name: "Doko", Game: "doppelkopf", Stake: score.Int(1), SettleMode: ledger.SettleKitty})
-	h.evening(t, doko, "2026-03-12", []int{1, 2, 3, 4}, h.admin, false,
-		`{"game":"normal","re":{"players":[P1,P2],"augen":150}}`,
-		`{"game":"normal","re":{"players":[P1,P3],"augen":120}}`,
-		`{"game":"normal","re":{"players":[P2,P3],"augen":160,"announced":"re"}}`,
-		`{"game":"damensolo","re":{"players":[P4],"augen":130}}`,
-		`{"game":"schmeissen"}`,
-		`{"game":"normal","re":{"players":[P1,P4],"augen":100,"announced":"re"},"kontra":{"announced":"kontra"}}`,
-		`{"game":"normal","re":{"players":[P1,P2],"augen":200,"fuchs_gefangen":1}}`,
-		`{"game":"normal","re":{"players":[P3,P4],"augen":121}}`,
-		`{"game":"normal","herzstich":true,"re":{"players":[P1,P3],"augen":90}}`,
-		`{"game":"hochzeit","re":{"players":[P2,P4],"augen":170}}`,
-		`{"game":"armut","re":{"players":[P3,P1],"augen":110}}`,
-		`{"game":"farbsolo","suit":"kreuz","re":{"players":[P3],"augen":100}}`)
+	h.evening(t, doko, "2026-03-12", []int{1, 2, 3, 4}, h.admin, false, gamestest.BockEvening[:]...)
 
 	// Saukopf in exact thirds and halves, losers to the kitty at a third of a cent.
 	sau := h.table(t, ledger.NewTable{Name: "Saukopf", Game: "saukopf", Stake: score.Frac(1, 3), SettleMode: ledger.SettleLosersToKitty})
-	const lostKeiler = `{"variant":"vierer","players":[P1,P2,P3,P4],"dealer":P4,"spieler":P1,"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1,"augen":55,"tricks":4,"laufende":{"holder":P1,"count":2}}`
-	const lostDreihaxer = `{"variant":"dreihaxer","players":[P1,P2,P3],"dealer":P3,"trog":"ohne","open_augen":10,"bid":61,"spieler":P1,"contract":"keiler","trump_suit":"eichel","augen":50,"tricks":4,"laufende":{"holder":P2,"count":1}}`
-	h.evening(t, sau, "2026-03-12", []int{1, 2, 3, 4}, h.scorer, false, lostKeiler, lostKeiler, lostDreihaxer)
+	h.evening(t, sau, "2026-03-12", []int{1, 2, 3, 4}, h.scorer, false, gamestest.LostKeiler, gamestest.LostKeiler, gamestest.LostDreihaxer)
 
 	// Schwarze Sau over two evenings, with a threshold payment to the kitty.
 	ss := h.table(t, ledger.NewTable{Name: "Schwarze Sau", Game: "schwarze_sau", Stake: score.Int(1)})
-	h.evening(t, ss, "2025-03-09", []int{1, 2, 3, 4}, h.admin, false,
-		`{"players":[{"player":P1,"card_points":60,"tricks":5,"pik_dame":true},{"player":P2,"card_points":30,"tricks":3},{"player":P3,"card_points":30,"tricks":2},{"player":P4,"card_points":0,"tricks":0}],"dealer":P4,
-		   "doublings":[{"call":"Kontra","player":P1},{"call":"Re","player":P2},{"call":"Sub","player":P3},{"call":"Hirsch","player":P4}]}`,
-		`{"players":[{"player":P1,"card_points":26,"tricks":3},{"player":P2,"card_points":40,"tricks":3,"pik_dame":true},{"player":P3,"card_points":50,"tricks":3},{"player":P4,"card_points":4,"tricks":1}],"dealer":P4,
-		   "doublings":[{"call":"Kontra","player":P2},{"call":"Re","player":P3},{"call":"Sub","player":P4}]}`,
-		`{"players":[{"player":P1,"card_points":0,"tricks":0},{"player":P2,"card_points":0,"tricks":0},{"player":P3,"card_points":120,"tricks":10,"pik_dame":true},{"player":P4,"card_points":0,"tricks":0}],"dealer":P4}`)
-	h.evening(t, ss, "2025-04-02", []int{1, 2, 3, 4, 5}, h.admin, false,
-		`{"players":[{"player":P1,"card_points":45,"tricks":3,"pik_dame":true},{"player":P2,"card_points":40,"tricks":3},{"player":P5,"card_points":25,"tricks":3}],"dealer":P5,
-		   "stock":{"card_points":10,"tricks":1},"doublings":[{"call":"Kontra","player":P5}]}`,
-		`{"players":[{"player":P1,"card_points":47,"tricks":3,"pik_dame":true},{"player":P3,"card_points":33,"tricks":3},{"player":P4,"card_points":10,"tricks":1},{"player":P5,"card_points":30,"tricks":3}],"dealer":P4,
-		   "doublings":[{"call":"Kontra","player":P3},{"call":"Re","player":P5},{"call":"Sub","player":P1}]}`,
-		`{"players":[{"player":P1,"card_points":5,"tricks":1},{"player":P2,"card_points":45,"tricks":3,"pik_dame":true},{"player":P3,"card_points":40,"tricks":3},{"player":P4,"card_points":30,"tricks":3}],"dealer":P1}`,
-		`{"players":[{"player":P1,"card_points":48,"tricks":4,"pik_dame":true},{"player":P2,"card_points":0,"tricks":0},{"player":P3,"card_points":42,"tricks":3},{"player":P4,"card_points":30,"tricks":3}],"dealer":P2,
-		   "doublings":[{"call":"Kontra","player":P3},{"call":"Re","player":P1}]}`,
-		`{"players":[{"player":P1,"card_points":41,"tricks":3},{"player":P2,"card_points":36,"tricks":3},{"player":P3,"card_points":33,"tricks":3,"pik_dame":true},{"player":P4,"card_points":10,"tricks":1}],"dealer":P4}`)
+	h.evening(t, ss, "2025-03-09", []int{1, 2, 3, 4}, h.admin, false, gamestest.SchwarzeSauMarch9[:]...)
+	h.evening(t, ss, "2025-04-02", []int{1, 2, 3, 4, 5}, h.admin, false, gamestest.SchwarzeSauApril2[:]...)
 
 	// Klaberjass: two matches, each loser paying 2,00 €.
 	kj := h.table(t, ledger.NewTable{Name: "Klaberjass", Game: "klaberjass", MatchLossCents: 200})
@@ -211,7 +174,7 @@ func newHistory(t *testing.T) *history {
 	for _, hand := range []struct{ trumpWins, kontra bool }{
 		{true, false}, {true, true}, {false, false}, {true, false}, {false, false}, {false, true}, {true, false}, {false, false},
 	} {
-		kjHands = append(kjHands, klaberjass(dealer, hand.trumpWins, hand.kontra))
+		kjHands = append(kjHands, gamestest.KlaberjassHand(dealer, hand.trumpWins, hand.kontra))
 		dealer = dealer%4 + 1
 	}
 	h.evening(t, kj, "2026-03-12", []int{1, 2, 3, 4}, h.scorer, false, kjHands...)

@@ -21,6 +21,8 @@ type storedResult struct {
 	Winners []int64              `json:"winners"`
 	Stats   []score.Stat         `json:"stats,omitempty"`
 	Parties [][]int64            `json:"parties,omitempty"`
+	Dealer  int64                `json:"dealer,omitempty"`
+	Players []int64              `json:"players,omitempty"`
 }
 
 // AppendHand stores a new hand in two round trips: the hand with its
@@ -166,7 +168,7 @@ func scanHand(row pgx.Row) (ledger.Hand, error) {
 // has a column of its own.
 func encodeResult(res score.Result) ([]byte, error) {
 	return json.Marshal(storedResult{Title: res.Title, Points: res.Points, Lines: res.Lines, Events: res.Events,
-		Winners: res.Winners, Stats: res.Stats, Parties: res.Parties})
+		Winners: res.Winners, Stats: res.Stats, Parties: res.Parties, Dealer: res.Dealer, Players: res.Players})
 }
 
 func decodeResult(raw []byte) (score.Result, error) {
@@ -175,5 +177,5 @@ func decodeResult(raw []byte) (score.Result, error) {
 		return score.Result{}, fmt.Errorf("stored result unreadable: %w", err)
 	}
 	return score.Result{Title: stored.Title, Points: stored.Points, Lines: stored.Lines, Events: stored.Events,
-		Winners: stored.Winners, Stats: stored.Stats, Parties: stored.Parties}, nil
+		Winners: stored.Winners, Stats: stored.Stats, Parties: stored.Parties, Dealer: stored.Dealer, Players: stored.Players}, nil
 }

@@ -16,6 +16,9 @@ import (
 type Engine interface {
 	// Name is the game's registry name, e.g. "schwarze_dame".
 	Name() string
+	// DisplayName is the game's German name as a score sheet writes it,
+	// e.g. "Schwarze Dame".
+	DisplayName() string
 	// ZeroSum reports whether every hand's points sum to exactly zero; the
 	// ledger checks it on every hand of such a game.
 	ZeroSum() bool
@@ -81,6 +84,15 @@ type Result struct {
 	// Kontra, Spieler party and Nichtspieler, the Klaberjass teams), for
 	// partner statistics; empty where everyone plays for himself.
 	Parties [][]int64 `json:"parties,omitempty"`
+	// Dealer is who dealt this hand, as the engine resolved it: named in
+	// the facts or, where the game lets the facts leave him out, the
+	// table's next dealer from the state. Every game of the registry has
+	// a dealer; 0 would mean a game that has none.
+	Dealer int64 `json:"dealer,omitempty"`
+	// Players are the players who played this hand, in seating order,
+	// without those sitting out (the dealer among them where he only
+	// deals, as at a Doppelkopf table of five).
+	Players []int64 `json:"players,omitempty"`
 }
 
 // Stat is one countable fact of a hand for one player: Key names it in
@@ -102,18 +114,59 @@ type PlayerPoints struct {
 // paper: "keine 90" "+" 1, "Bock" "x" 2, "Schüssel 14 / 3 Gewinner" "=" 14/3.
 type Line struct {
 	Label string `json:"label"`
-	// Op is how the value applies: "+" adds, "-" subtracts, "x" multiplies,
-	// "/" divides, "=" states a result.
-	Op    string `json:"op"`
+	// Op is how the value applies (OpAdd, OpSub, OpMul, OpDiv, OpEq).
+	Op    Op     `json:"op"`
 	Value Points `json:"value"`
 	// Player is set when the line concerns one player only.
 	Player int64 `json:"player,omitempty"`
 }
 
+// Op is how a Line's value applies to the running computation. It is
+// written into the result's JSON as is.
+type Op string
+
+// The operations a Line may state.
+const (
+	OpAdd Op = "+" // adds the value
+	OpSub Op = "-" // subtracts the value
+	OpMul Op = "x" // multiplies by the value
+	OpDiv Op = "/" // divides by the value
+	OpEq  Op = "=" // states a result
+)
+
+// EventType names what an Event is. Engines emit and the ledger reads
+// events only by these constants, so a misspelt type is a compile error
+// instead of a payout silently dropped. The values are stored in results
+// and served in the API: they never change.
+type EventType string
+
+// The event types engines emit.
+const (
+	// EventMatchWon: a match was won; Players are its winners, Amount 1.
+	EventMatchWon EventType = "match_won"
+	// EventMatchLost: a match was lost; Players are its losers (each pays
+	// the table's match loss to the winners), Amount 1.
+	EventMatchLost EventType = "match_lost"
+	// EventMatchAbandoned: a match in progress ended without a winner
+	// (other sides played a hand); nobody is charged.
+	EventMatchAbandoned EventType = "match_abandoned"
+	// EventPayout: Players each pay Amount cents, to the Recipients or to
+	// the club's kitty.
+	EventPayout EventType = "payout"
+	// EventBockGame: the hand was played as a Bock game.
+	EventBockGame EventType = "bock_game"
+	// EventBockQueued: the hand queued Amount Bock rounds.
+	EventBockQueued EventType = "bock_queued"
+	// EventRedeal: the hand was thrown in and dealt again by Players[0].
+	EventRedeal EventType = "redeal"
+	// EventVerworfen: Players[0] revoked (falsch bedient); his party loses.
+	EventVerworfen EventType = "verworfen"
+)
+
 // Event is something a hand caused beyond points.
 type Event struct {
-	// Type is a stable identifier: "match_won", "payout", "bock_queued".
-	Type string `json:"type"`
+	// Type is a stable identifier, one of the EventType constants.
+	Type EventType `json:"type"`
 	// Text is a human-readable German or English sentence.
 	Text string `json:"text"`
 	// Players are the players concerned (the winners of a match, the

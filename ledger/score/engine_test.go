@@ -193,6 +193,37 @@ func TestResultJSONShape(t *testing.T) {
 	}
 }
 
+// TestEventTypesAndOpsKeepTheirWireValues pins the JSON of every event type
+// and operation: they are stored with every hand and read back by the
+// ledger, so a constant must never change its spelling.
+func TestEventTypesAndOpsKeepTheirWireValues(t *testing.T) {
+	events := map[EventType]string{
+		EventMatchWon:       `"match_won"`,
+		EventMatchLost:      `"match_lost"`,
+		EventMatchAbandoned: `"match_abandoned"`,
+		EventPayout:         `"payout"`,
+		EventBockGame:       `"bock_game"`,
+		EventBockQueued:     `"bock_queued"`,
+		EventRedeal:         `"redeal"`,
+		EventVerworfen:      `"verworfen"`,
+	}
+	for typ, want := range events {
+		if b, err := json.Marshal(Event{Type: typ}); err != nil || !strings.HasPrefix(string(b), `{"type":`+want+`,`) {
+			t.Errorf("Event{Type: %q} JSON = %s (%v), want type %s", typ, b, err, want)
+		}
+	}
+	ops := map[Op]string{OpAdd: `"+"`, OpSub: `"-"`, OpMul: `"x"`, OpDiv: `"/"`, OpEq: `"="`}
+	for op, want := range ops {
+		if b, err := json.Marshal(Line{Op: op}); err != nil || !strings.Contains(string(b), `"op":`+want+`,`) {
+			t.Errorf("Line{Op: %q} JSON = %s (%v), want op %s", op, b, err, want)
+		}
+	}
+	var back Event
+	if err := json.Unmarshal([]byte(`{"type":"payout","text":""}`), &back); err != nil || back.Type != EventPayout {
+		t.Errorf("stored event type reads back as %q (%v), want EventPayout", back.Type, err)
+	}
+}
+
 // TestDecodeStrictNamesTheArrayIndexOfATypeError: encoding/json reports a
 // type error without array indexes; DecodeStrict names the exact path.
 func TestDecodeStrictNamesTheArrayIndexOfATypeError(t *testing.T) {

@@ -101,6 +101,11 @@
 // Result.Parties is the Re party and the Kontra party, each in seating
 // order, for every played hand (a solo: the soloist alone, then his three
 // opponents); a redeal has none.
+//
+// Result.Dealer is the hand's dealer: facts.dealer, or the state's next
+// dealer when the facts leave him out. Result.Players are the hand's four
+// active players in seating order (the dealer is not among them when five
+// or more are seated); a redeal names the four it was dealt to.
 package doppelkopf
 
 import (
@@ -140,6 +145,9 @@ var _ score.Engine = Engine{}
 
 // Name returns "doppelkopf".
 func (Engine) Name() string { return Name }
+
+// DisplayName returns "Doppelkopf".
+func (Engine) DisplayName() string { return "Doppelkopf" }
 
 // ZeroSum is true: what one party wins the other loses, also in a solo
 // (3v against 3 times v) and when a revoker pays alone.
@@ -318,7 +326,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 	}
 
 	st.startSession(h.Session)
-	res := score.Result{Lines: []score.Line{}, Events: []score.Event{}, Winners: []int64{}}
+	res := score.Result{Lines: []score.Line{}, Events: []score.Event{}, Winners: []int64{}, Dealer: hd.dealer, Players: hd.active}
 	var pts map[int64]score.Points
 	if hd.redeal {
 		scoreRedeal(&res, hd)
@@ -341,9 +349,9 @@ func scoreRedeal(res *score.Result, hd hand) {
 	if hd.game == GameArmutNichtGenommen {
 		label = "Armut nicht genommen: neu geben"
 	}
-	res.Lines = append(res.Lines, score.Line{Label: label, Op: "=", Value: score.Int(0)})
+	res.Lines = append(res.Lines, score.Line{Label: label, Op: score.OpEq, Value: score.Int(0)})
 	res.Events = append(res.Events, score.Event{
-		Type:    "redeal",
+		Type:    score.EventRedeal,
 		Text:    fmt.Sprintf("%s; Spieler %d gibt noch einmal", label, hd.dealer),
 		Players: []int64{hd.dealer},
 	})
@@ -372,7 +380,7 @@ func scorePlayed(res *score.Result, st *State, hd hand, rules Rules, seated int)
 		c.add("Solo verloren", 1)
 	}
 	res.Lines = append(res.Lines, c.lines...)
-	res.Lines = append(res.Lines, score.Line{Label: valueLabel(w), Op: "=", Value: c.v})
+	res.Lines = append(res.Lines, score.Line{Label: valueLabel(w), Op: score.OpEq, Value: c.v})
 
 	pts, lines := settle(hd, rules, w, c.v)
 	res.Lines = append(res.Lines, lines...)
@@ -383,14 +391,14 @@ func scorePlayed(res *score.Result, st *State, hd hand, rules Rules, seated int)
 	res.Parties = [][]int64{hd.re.players, hd.kontra.players}
 	if hd.revoker != nil {
 		res.Events = append(res.Events, score.Event{
-			Type:    "verworfen",
+			Type:    score.EventVerworfen,
 			Text:    fmt.Sprintf("Spieler %d hat falsch bedient; seine Partei verliert", *hd.revoker),
 			Players: []int64{*hd.revoker},
 		})
 	}
 	if bock {
 		res.Events = append(res.Events, score.Event{
-			Type: "bock_game",
+			Type: score.EventBockGame,
 			Text: fmt.Sprintf("Bockspiel (x2); %s in dieser Runde übrig", plural(st.BockGamesLeft, "Bockspiel", "Bockspiele")),
 		})
 	}
@@ -425,7 +433,7 @@ func queueBock(res *score.Result, st *State, hd hand, rules Rules, w party, roun
 	if rounds > 0 {
 		st.BockRoundsQueued += rounds
 		res.Events = append(res.Events, score.Event{
-			Type:   "bock_queued",
+			Type:   score.EventBockQueued,
 			Text:   fmt.Sprintf("%s ausgelöst: %s", plural(rounds, "Bockrunde", "Bockrunden"), strings.Join(reasons, ", ")),
 			Amount: int64(rounds),
 		})

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 const bockState = `{"bock_games_left":4,"bock_rounds_queued":0}`
@@ -270,7 +273,7 @@ func TestSolos(t *testing.T) {
 	}
 }
 
-func lineOp(label string) string {
+func lineOp(label string) score.Op {
 	if label == "Spielwert" {
 		return "="
 	}
@@ -529,6 +532,41 @@ func TestSeating(t *testing.T) {
 	}
 }
 
+// TestDealerAndPlayers: the result names who dealt, also when the facts
+// leave the dealer to the table's state, and the four who played, in
+// seating order, without those sitting out.
+func TestDealerAndPlayers(t *testing.T) {
+	cases := []struct {
+		name    string
+		seated  []int64
+		state   string
+		facts   string
+		dealer  int64
+		players []int64
+	}{
+		{"five, the state's dealer sits out", []int64{1, 2, 3, 4, 5}, `{"next_dealer":3}`, `{"game":"normal","re":{"players":[4,5],"augen":130}}`,
+			3, []int64{1, 2, 4, 5}},
+		{"five, no state: the first seated deals", []int64{1, 2, 3, 4, 5}, "", `{"game":"normal","re":{"players":[2,3],"augen":130}}`,
+			1, []int64{2, 3, 4, 5}},
+		{"five, the facts name dealer and players", []int64{1, 2, 3, 4, 5}, `{"next_dealer":2}`, `{"game":"normal","dealer":4,"players":[5,1,2,3],"re":{"players":[5,1],"augen":130}}`,
+			4, []int64{1, 2, 3, 5}},
+		{"six, the state's dealer and the player to his right sit out", []int64{1, 2, 3, 4, 5, 6}, `{"next_dealer":3}`, `{"game":"normal","re":{"players":[4,5],"augen":130}}`,
+			3, []int64{1, 4, 5, 6}},
+		{"four, the dealer plays", four, `{"next_dealer":2}`, `{"game":"damensolo","re":{"players":[2],"augen":130}}`,
+			2, []int64{1, 2, 3, 4}},
+		{"a redeal at five", []int64{1, 2, 3, 4, 5}, `{"next_dealer":5}`, `{"game":"schmeissen"}`,
+			5, []int64{1, 2, 3, 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := testHand{seated: c.seated, state: c.state, facts: c.facts}.mustScore(t)
+			if res.Dealer != c.dealer || !slices.Equal(res.Players, c.players) {
+				t.Errorf("dealer %d, players %v; want %d, %v", res.Dealer, res.Players, c.dealer, c.players)
+			}
+		})
+	}
+}
+
 func TestSolosPerSession(t *testing.T) {
 	state := `{"session":7,"solos":{"1":2,"3":1}}`
 	res := testHand{session: 7, state: state, facts: `{"game":"damensolo","re":{"players":[1],"augen":130}}`}.mustScore(t)
@@ -549,14 +587,14 @@ func TestSolosPerSession(t *testing.T) {
 
 func TestRules(t *testing.T) {
 	var house Rules
-	if err := json.Unmarshal(mustRules(t, "", ""), &house); err != nil {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "", ""), &house); err != nil {
 		t.Fatal(err)
 	}
 	if house != Presets["house"] {
 		t.Errorf("default rules %+v, want the house preset", house)
 	}
 	var ddv Rules
-	if err := json.Unmarshal(mustRules(t, "ddv", `{"bock":true,"bock_round_length":5,"bock_triggers":"one"}`), &ddv); err != nil {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "ddv", `{"bock":true,"bock_round_length":5,"bock_triggers":"one"}`), &ddv); err != nil {
 		t.Fatal(err)
 	}
 	if !ddv.Bock || ddv.BockRoundLength != 5 || ddv.BockTriggers != "one" || ddv.Valuation != ValuationDDV || ddv.Armut {
@@ -586,9 +624,9 @@ func TestBadRulesAndSeating(t *testing.T) {
 	}{
 		{`{"valuation":"skat","bock_triggers":"each"}`, four, "rules.valuation"},
 		{`[]`, four, "rules"},
-		{string(mustRules(t, "", "")), []int64{1, 2, 3}, "seated"},
-		{string(mustRules(t, "", "")), []int64{1, 2, 3, 4, 5, 6, 7, 8}, "seated"},
-		{string(mustRules(t, "", "")), []int64{1, 2, 3, 2}, "seated[3]"},
+		{string(gamestest.MustRules(t, Engine{}, "", "")), []int64{1, 2, 3}, "seated"},
+		{string(gamestest.MustRules(t, Engine{}, "", "")), []int64{1, 2, 3, 4, 5, 6, 7, 8}, "seated"},
+		{string(gamestest.MustRules(t, Engine{}, "", "")), []int64{1, 2, 3, 2}, "seated[3]"},
 	}
 	for _, c := range cases {
 		_, err := Engine{}.Score(scoreHand(c.seated, c.rules, facts))

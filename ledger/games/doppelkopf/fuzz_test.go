@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -44,7 +45,7 @@ func FuzzScore(f *testing.F) {
 	}
 	rules := make([]json.RawMessage, len(fuzzRules))
 	for i, r := range fuzzRules {
-		rules[i] = mustRules(f, r.preset, r.options)
+		rules[i] = gamestest.MustRules(f, Engine{}, r.preset, r.options)
 	}
 	tables := [][]int64{four, {1, 2, 3, 4, 5}}
 	state := json.RawMessage(`{"session":1,"next_dealer":4,"bock_games_left":1,"bock_rounds_queued":1,"solos":{"1":1}}`)
@@ -97,7 +98,7 @@ func BenchmarkScore(b *testing.B) {
 	h := score.Hand{
 		Seated:  four,
 		Session: 1,
-		Rules:   mustRules(b, "house", ""),
+		Rules:   gamestest.MustRules(b, Engine{}, "house", ""),
 		State:   json.RawMessage(`{"session":1,"next_dealer":2,"bock_games_left":3,"bock_rounds_queued":1,"solos":{"3":1}}`),
 		Facts:   json.RawMessage(fuzzSeeds[0]),
 	}

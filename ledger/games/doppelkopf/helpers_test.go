@@ -5,26 +5,13 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 var four = []int64{1, 2, 3, 4}
 
-// mustRules resolves a preset with overrides or fails the test.
-func mustRules(t testing.TB, preset, overrides string) json.RawMessage {
-	t.Helper()
-	var raw json.RawMessage
-	if overrides != "" {
-		raw = json.RawMessage(overrides)
-	}
-	r, err := Engine{}.Rules(preset, raw)
-	if err != nil {
-		t.Fatalf("Rules(%q, %s): %v", preset, overrides, err)
-	}
-	return r
-}
-
-// hand is one hand to score in a test.
+// testHand is one hand to score in a test.
 type testHand struct {
 	preset  string
 	options string
@@ -34,28 +21,30 @@ type testHand struct {
 	facts   string
 }
 
-func (th testHand) score(t testing.TB) (score.Result, error) {
+// hand is the score.Hand of th, its rules resolved.
+func (th testHand) hand(t testing.TB) score.Hand {
 	t.Helper()
 	seated := th.seated
 	if seated == nil {
 		seated = four
 	}
-	return Engine{}.Score(score.Hand{
+	return score.Hand{
 		Seated:  seated,
 		Session: th.session,
-		Rules:   mustRules(t, th.preset, th.options),
+		Rules:   gamestest.MustRules(t, Engine{}, th.preset, th.options),
 		State:   json.RawMessage(th.state),
 		Facts:   json.RawMessage(th.facts),
-	})
+	}
+}
+
+func (th testHand) score(t testing.TB) (score.Result, error) {
+	t.Helper()
+	return Engine{}.Score(th.hand(t))
 }
 
 func (th testHand) mustScore(t testing.TB) score.Result {
 	t.Helper()
-	res, err := th.score(t)
-	if err != nil {
-		t.Fatalf("Score(%s): %v", th.facts, err)
-	}
-	return res
+	return gamestest.MustScore(t, Engine{}, th.hand(t))
 }
 
 // wantPoints checks every seated player's points, in seating order, and
@@ -82,7 +71,7 @@ func wantPoints(t *testing.T, res score.Result, seated []int64, want map[int64]i
 
 // wantLine checks that a breakdown line with this label, op and value
 // exists.
-func wantLine(t *testing.T, res score.Result, label, op string, value int64) {
+func wantLine(t *testing.T, res score.Result, label string, op score.Op, value int64) {
 	t.Helper()
 	for _, l := range res.Lines {
 		if l.Label == label && l.Player == 0 {
@@ -107,7 +96,7 @@ func noLine(t *testing.T, res score.Result, label string) {
 func lineText(res score.Result) string {
 	out := ""
 	for _, l := range res.Lines {
-		out += l.Label + " " + l.Op + l.Value.String() + "; "
+		out += l.Label + " " + string(l.Op) + l.Value.String() + "; "
 	}
 	return out
 }
@@ -123,7 +112,7 @@ func labels(res score.Result) []string {
 	return out
 }
 
-func event(res score.Result, typ string) (score.Event, bool) {
+func event(res score.Result, typ score.EventType) (score.Event, bool) {
 	for _, e := range res.Events {
 		if e.Type == typ {
 			return e, true

@@ -4,7 +4,8 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// Statistics keys; the package documentation lists when each is given.
+// Statistics keys; the package documentation lists when each is given. A
+// key that counts an event is spelt as the event type.
 const (
 	keySoloPlayed    = "solo_played"
 	keySoloWon       = "solo_won"
@@ -14,11 +15,11 @@ const (
 	keyKontraSaidWon = "kontra_said_won"
 	keyAbsageSaid    = "absage_said"
 	keyAbsageWon     = "absage_won"
-	keyBockGame      = "bock_game"
+	keyBockGame      = string(score.EventBockGame)
 	keyHochzeit      = "hochzeit"
 	keyArmut         = "armut"
 	keySchweinchen   = "schweinchen"
-	keyRedeal        = "redeal"
+	keyRedeal        = string(score.EventRedeal)
 )
 
 // soloKind is a solo's game type and, for a Farbsolo, its suit.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -211,7 +212,7 @@ func FuzzStats(f *testing.F) {
 	}
 	rules := make([]json.RawMessage, len(fuzzRules))
 	for i, r := range fuzzRules {
-		rules[i] = mustRules(f, r.preset, r.options)
+		rules[i] = gamestest.MustRules(f, Engine{}, r.preset, r.options)
 	}
 	tables := [][]int64{four, {1, 2, 3, 4, 5}}
 	state := json.RawMessage(`{"session":1,"next_dealer":4,"bock_games_left":1,"bock_rounds_queued":1,"solos":{"1":1}}`)

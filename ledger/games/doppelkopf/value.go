@@ -73,7 +73,7 @@ func (c *calc) add(label string, n int) {
 	}
 	p := score.Int(int64(n))
 	c.v = c.v.Add(p)
-	c.lines = append(c.lines, score.Line{Label: label, Op: "+", Value: p})
+	c.lines = append(c.lines, score.Line{Label: label, Op: score.OpAdd, Value: p})
 }
 
 func (c *calc) sub(label string, n int) {
@@ -82,12 +82,12 @@ func (c *calc) sub(label string, n int) {
 	}
 	p := score.Int(int64(n))
 	c.v = c.v.Sub(p)
-	c.lines = append(c.lines, score.Line{Label: label, Op: "-", Value: p})
+	c.lines = append(c.lines, score.Line{Label: label, Op: score.OpSub, Value: p})
 }
 
 func (c *calc) mul(label string, k int64) {
 	c.v = c.v.MulInt(k)
-	c.lines = append(c.lines, score.Line{Label: label, Op: "x", Value: score.Int(k)})
+	c.lines = append(c.lines, score.Line{Label: label, Op: score.OpMul, Value: score.Int(k)})
 }
 
 // signed adds n for sign > 0 and subtracts it otherwise.
@@ -100,7 +100,7 @@ func (c *calc) signed(label string, n, sign int) {
 }
 
 func (c *calc) note(label string) {
-	c.lines = append(c.lines, score.Line{Label: label, Op: "=", Value: score.Int(0)})
+	c.lines = append(c.lines, score.Line{Label: label, Op: score.OpEq, Value: score.Int(0)})
 }
 
 // houseValue is the seed's Abrechnung, steps 1 to 5; Bock and Solo
@@ -227,7 +227,7 @@ func settle(hd hand, r Rules, w party, v score.Points) (map[int64]score.Points, 
 	}
 	lines := make([]score.Line, 0, playersPerHand)
 	for _, id := range hd.active {
-		lines = append(lines, score.Line{Label: roleLabel(hd, id), Op: "=", Value: pts[id], Player: id})
+		lines = append(lines, score.Line{Label: roleLabel(hd, id), Op: score.OpEq, Value: pts[id], Player: id})
 	}
 	return pts, lines
 }

@@ -119,7 +119,7 @@ func (g *game) meldLines() []score.Line {
 	if len(g.players) < 4 {
 		label = fmt.Sprintf("höchste Meldung %s (Spieler %d): es zählen nur seine Meldungen", best.name(), best.player)
 	}
-	return []score.Line{{Label: label, Op: "=", Value: score.Int(int64(sum)), Player: singlePlayer(g.sides[s])}}
+	return []score.Line{{Label: label, Op: score.OpEq, Value: score.Int(int64(sum)), Player: singlePlayer(g.sides[s])}}
 }
 
 // totalLines is a side's total by parts: card points, last trick, melds,
@@ -130,20 +130,20 @@ func (g *game) totalLines(s int, t total) []score.Line {
 		name += " (Trumpf)"
 	}
 	who := singlePlayer(g.sides[s])
-	lines := []score.Line{{Label: "Augen " + name, Op: "+", Value: score.Int(int64(t.cards)), Player: who}}
+	lines := []score.Line{{Label: "Augen " + name, Op: score.OpAdd, Value: score.Int(int64(t.cards)), Player: who}}
 	if t.lastTrick > 0 {
-		lines = append(lines, score.Line{Label: "letzter Stich", Op: "+", Value: score.Int(lastTrickBonus), Player: who})
+		lines = append(lines, score.Line{Label: "letzter Stich", Op: score.OpAdd, Value: score.Int(lastTrickBonus), Player: who})
 	}
 	for _, m := range g.countingMelds() {
 		if g.side(m.player) != s {
 			continue
 		}
-		lines = append(lines, score.Line{Label: fmt.Sprintf("%s (Spieler %d)", m.name(), m.player), Op: "+", Value: score.Int(int64(m.points())), Player: m.player})
+		lines = append(lines, score.Line{Label: fmt.Sprintf("%s (Spieler %d)", m.name(), m.player), Op: score.OpAdd, Value: score.Int(int64(m.points())), Player: m.player})
 	}
 	if t.bella > 0 {
-		lines = append(lines, score.Line{Label: fmt.Sprintf("Bella (Spieler %d)", g.bella), Op: "+", Value: score.Int(bellaPoints), Player: g.bella})
+		lines = append(lines, score.Line{Label: fmt.Sprintf("Bella (Spieler %d)", g.bella), Op: score.OpAdd, Value: score.Int(bellaPoints), Player: g.bella})
 	}
-	return append(lines, score.Line{Label: "Summe " + name, Op: "=", Value: score.Int(int64(t.sum)), Player: who})
+	return append(lines, score.Line{Label: "Summe " + name, Op: score.OpEq, Value: score.Int(int64(t.sum)), Player: who})
 }
 
 // factor is the product of Kontra, Re and (when the table plays it) Orgi.
@@ -152,15 +152,15 @@ func (g *game) factorLines(r Rules) (int, []score.Line) {
 	var lines []score.Line
 	if g.kontra {
 		factor *= 2
-		lines = append(lines, score.Line{Label: "Kontra", Op: "x", Value: score.Int(2)})
+		lines = append(lines, score.Line{Label: "Kontra", Op: score.OpMul, Value: score.Int(2)})
 	}
 	if g.re {
 		factor *= 2
-		lines = append(lines, score.Line{Label: "Re", Op: "x", Value: score.Int(2)})
+		lines = append(lines, score.Line{Label: "Re", Op: score.OpMul, Value: score.Int(2)})
 	}
 	if g.orgi && r.Orgi {
 		factor *= 2
-		lines = append(lines, score.Line{Label: "Orgi (Trumpf von der offenen Karte)", Op: "x", Value: score.Int(2)})
+		lines = append(lines, score.Line{Label: "Orgi (Trumpf von der offenen Karte)", Op: score.OpMul, Value: score.Int(2)})
 	}
 	return factor, lines
 }
@@ -188,12 +188,12 @@ func (g *game) outcome(t []total, r Rules) outcome {
 	switch {
 	case out.trumpWon:
 		out.winners[ts] = true
-		baseLine = score.Line{Label: "Würfel " + sideName(g.sides[ts]) + ": Trumpf gewinnt", Op: "+", Value: score.Int(1), Player: singlePlayer(g.sides[ts])}
+		baseLine = score.Line{Label: "Würfel " + sideName(g.sides[ts]) + ": Trumpf gewinnt", Op: score.OpAdd, Value: score.Int(1), Player: singlePlayer(g.sides[ts])}
 	case n == 2:
 		base = 2
-		baseLine = score.Line{Label: "Würfel " + sideName(g.sides[1-ts]) + ": Trumpf verliert", Op: "+", Value: score.Int(2), Player: singlePlayer(g.sides[1-ts])}
+		baseLine = score.Line{Label: "Würfel " + sideName(g.sides[1-ts]) + ": Trumpf verliert", Op: score.OpAdd, Value: score.Int(2), Player: singlePlayer(g.sides[1-ts])}
 	default:
-		baseLine = score.Line{Label: "Würfel je Gegner: Trumpf verliert", Op: "+", Value: score.Int(1)}
+		baseLine = score.Line{Label: "Würfel je Gegner: Trumpf verliert", Op: score.OpAdd, Value: score.Int(1)}
 	}
 	for s := range out.moves {
 		if out.trumpWon == (s == ts) {
@@ -203,7 +203,7 @@ func (g *game) outcome(t []total, r Rules) outcome {
 	}
 	out.lines = append(out.lines, baseLine)
 	out.lines = append(out.lines, factorLines...)
-	out.lines = append(out.lines, score.Line{Label: "Würfelzug", Op: "=", Value: score.Int(int64(base * factor))})
+	out.lines = append(out.lines, score.Line{Label: "Würfelzug", Op: score.OpEq, Value: score.Int(int64(base * factor))})
 	return out
 }
 
@@ -220,7 +220,7 @@ func (g *game) comparisonLine(t []total, ts, best int, won bool) score.Line {
 	default:
 		label += ": Trumpf verliert"
 	}
-	return score.Line{Label: label, Op: "=", Value: score.Int(int64(t[ts].sum - best))}
+	return score.Line{Label: label, Op: score.OpEq, Value: score.Int(int64(t[ts].sum - best))}
 }
 
 // title names the hand for a score sheet: the trump suit, who won and the

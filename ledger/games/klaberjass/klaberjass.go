@@ -79,6 +79,10 @@
 // Result.Parties is the two teams of a four-player hand, the trump team
 // first, each in seating order; with two or three players everyone is a
 // side of his own and there are no parties.
+//
+// Result.Dealer is facts.dealer. Result.Players are the players of the
+// hand in the session's seating order, like Result.Points and
+// Result.Winners (facts.players may name them in another order).
 package klaberjass
 
 import (
@@ -115,6 +119,9 @@ var _ score.Engine = Engine{}
 
 // Name returns "klaberjass".
 func (Engine) Name() string { return Name }
+
+// DisplayName returns "Klaberjass".
+func (Engine) DisplayName() string { return "Klaberjass" }
 
 // ZeroSum is true: every player of a hand scores 0, which sums to 0.
 func (Engine) ZeroSum() bool { return true }
@@ -228,7 +235,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		return score.Result{}, err
 	}
 
-	var res score.Result
+	res := score.Result{Dealer: g.dealer}
 	totals := g.sideTotals()
 	res.Lines = append(res.Lines, g.meldLines()...)
 	for _, s := range g.sideOrder() {
@@ -247,6 +254,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 			continue
 		}
 		res.Points = append(res.Points, score.PlayerPoints{Player: id, Points: score.Int(0)})
+		res.Players = append(res.Players, id)
 		if out.winners[g.side(id)] {
 			res.Winners = append(res.Winners, id)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -16,26 +17,13 @@ var (
 	seated2 = []int64{1, 2}
 )
 
-func rulesWith(t testing.TB, overrides string) json.RawMessage {
-	t.Helper()
-	r, err := Engine{}.Rules("", json.RawMessage(overrides))
-	if err != nil {
-		t.Fatalf("Rules(%s): %v", overrides, err)
-	}
-	return r
-}
-
 // play scores a hand that must be accepted.
 func play(t testing.TB, seated []int64, rules, state json.RawMessage, facts string) score.Result {
 	t.Helper()
 	if rules == nil {
-		rules = rulesWith(t, "")
+		rules = gamestest.MustRules(t, Engine{}, "", "")
 	}
-	res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: rules, State: state, Facts: json.RawMessage(facts)})
-	if err != nil {
-		t.Fatalf("Score(%s): %v", facts, err)
-	}
-	return res
+	return gamestest.MustScore(t, Engine{}, score.Hand{Seated: seated, Rules: rules, State: state, Facts: json.RawMessage(facts)})
 }
 
 func stateOf(t testing.TB, res score.Result) State {
@@ -64,7 +52,7 @@ func line(t testing.TB, res score.Result, label string) string {
 	t.Helper()
 	for _, l := range res.Lines {
 		if l.Label == label {
-			return l.Op + " " + l.Value.String()
+			return string(l.Op) + " " + l.Value.String()
 		}
 	}
 	t.Fatalf("no line %q in %+v", label, res.Lines)
@@ -398,7 +386,7 @@ func TestThreePlayersShareMatch(t *testing.T) {
 }
 
 func TestOrgi(t *testing.T) {
-	orgi := rulesWith(t, `{"orgi":true}`)
+	orgi := gamestest.MustRules(t, Engine{}, "", `{"orgi":true}`)
 	facts := `{"dealer":2,"trump_player":1,"trump_suit":"pik","orgi":true,"kontra":true,"re":true,"card_points":[{"player":1,"points":60},{"player":2,"points":92}],"last_trick":2}`
 	res := play(t, seated2, orgi, nil, facts)
 	if got := line(t, res, "Orgi (Trumpf von der offenen Karte)"); got != "x 2" {
@@ -414,7 +402,7 @@ func TestOrgi(t *testing.T) {
 	if got := line(t, plain, "Würfelzug"); got != "= 1" || hasLine(plain, "Orgi (Trumpf von der offenen Karte)") {
 		t.Errorf("a hand without orgi moves 1, got %s", got)
 	}
-	_, err := Engine{}.Score(score.Hand{Seated: seated2, Rules: rulesWith(t, ""), Facts: json.RawMessage(facts)})
+	_, err := Engine{}.Score(score.Hand{Seated: seated2, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(facts)})
 	assertViolation(t, err, "facts.orgi")
 }
 
@@ -439,7 +427,7 @@ func TestDealerRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := play(t, tc.seated, rulesWith(t, tc.overrides), nil, tc.facts)
+			res := play(t, tc.seated, gamestest.MustRules(t, Engine{}, "", tc.overrides), nil, tc.facts)
 			if st := stateOf(t, res); st.NextDealer != tc.want {
 				t.Errorf("next dealer %d, want %d", st.NextDealer, tc.want)
 			}
@@ -483,8 +471,21 @@ func TestSittingOut(t *testing.T) {
 	if got := line(t, res, "Summe Spieler 3/5 (Trumpf)"); got != "= 102" {
 		t.Errorf("3/5 total %s", got)
 	}
-	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: rulesWith(t, ""), Facts: json.RawMessage(`{"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)})
+	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(`{"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)})
 	assertViolation(t, err, "facts.players")
+}
+
+// TestDealerAndPlayers: the result names the dealer of the facts and the
+// hand's players in the session's seating order, like its points.
+func TestDealerAndPlayers(t *testing.T) {
+	res := play(t, []int64{5, 1, 2, 3, 4}, nil, nil, `{"players":[2,3,4,5],"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)
+	if res.Dealer != 5 || !slices.Equal(res.Players, []int64{5, 2, 3, 4}) {
+		t.Errorf("dealer %d, players %v; want 5, [5 2 3 4]", res.Dealer, res.Players)
+	}
+	res = play(t, seated2, nil, nil, `{"dealer":2,"trump_player":1,"trump_suit":"pik","card_points":[{"player":1,"points":100},{"player":2,"points":52}],"last_trick":1}`)
+	if res.Dealer != 2 || !slices.Equal(res.Players, seated2) {
+		t.Errorf("two players: dealer %d, players %v; want 2, %v", res.Dealer, res.Players, seated2)
+	}
 }
 
 func assertViolation(t testing.TB, err error, field string) {
@@ -548,7 +549,7 @@ func TestInvalidHands(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Engine{}.Score(score.Hand{Seated: tc.seated, Rules: rulesWith(t, ""), Facts: json.RawMessage(tc.facts)})
+			_, err := Engine{}.Score(score.Hand{Seated: tc.seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(tc.facts)})
 			assertViolation(t, err, tc.field)
 		})
 	}
@@ -565,7 +566,7 @@ func TestScoreRefusesForeignRules(t *testing.T) {
 func TestCorruptStateIsAnError(t *testing.T) {
 	facts := json.RawMessage(`{"dealer":1,"trump_player":1,"trump_suit":"herz","card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}`)
 	for _, st := range []string{`[1]`, `{"sides":[{"players":[1,3],"die":6}]}`, `{"sides":[{"players":[1,3],"die":-1}]}`} {
-		_, err := Engine{}.Score(score.Hand{Seated: seated4, Rules: rulesWith(t, ""), State: json.RawMessage(st), Facts: facts})
+		_, err := Engine{}.Score(score.Hand{Seated: seated4, Rules: gamestest.MustRules(t, Engine{}, "", ""), State: json.RawMessage(st), Facts: facts})
 		var v *score.Violation
 		if err == nil || errors.As(err, &v) {
 			t.Errorf("state %s: error %v, want a non-violation error", st, err)
@@ -585,10 +586,10 @@ func TestInitialStates(t *testing.T) {
 
 func TestRules(t *testing.T) {
 	var r Rules
-	if err := json.Unmarshal(rulesWith(t, ""), &r); err != nil || r != (Rules{Preset: "standard", Orgi: false, DealerRule: DealerAuto}) {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "", ""), &r); err != nil || r != (Rules{Preset: "standard", Orgi: false, DealerRule: DealerAuto}) {
 		t.Errorf("default rules %+v (%v)", r, err)
 	}
-	if err := json.Unmarshal(rulesWith(t, `{"orgi":true,"dealer_rule":"winner_deals"}`), &r); err != nil || !r.Orgi || r.DealerRule != DealerWinnerDeals {
+	if err := json.Unmarshal(gamestest.MustRules(t, Engine{}, "", `{"orgi":true,"dealer_rule":"winner_deals"}`), &r); err != nil || !r.Orgi || r.DealerRule != DealerWinnerDeals {
 		t.Errorf("overridden rules %+v (%v)", r, err)
 	}
 	bad := []struct{ preset, overrides, field string }{
@@ -648,7 +649,7 @@ func itoa(n int64) string {
 }
 
 func TestTitle(t *testing.T) {
-	orgi := rulesWith(t, `{"orgi":true}`)
+	orgi := gamestest.MustRules(t, Engine{}, "", `{"orgi":true}`)
 	tests := []struct {
 		name   string
 		seated []int64

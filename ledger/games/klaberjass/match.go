@@ -115,7 +115,7 @@ func (g *game) playMatch(st *State, out outcome, r Rules) played {
 			won = append(won, s)
 		}
 		ss.Die = to
-		p.lines = append(p.lines, score.Line{Label: label, Op: "=", Value: score.Int(int64(to)), Player: singlePlayer(g.sides[s])})
+		p.lines = append(p.lines, score.Line{Label: label, Op: score.OpEq, Value: score.Int(int64(to)), Player: singlePlayer(g.sides[s])})
 	}
 	if len(won) > 0 {
 		p.events = append(p.events, g.finish(st, idx, won)...)
@@ -135,7 +135,7 @@ func (g *game) abandon(st *State) []score.Event {
 		players = append(players, s.Players...)
 	}
 	ev := score.Event{
-		Type:    "match_abandoned",
+		Type:    score.EventMatchAbandoned,
 		Text:    fmt.Sprintf("Partie %d abgebrochen: es spielen andere Spieler oder Partner; neue Partie, alle Würfel auf 0", st.Match),
 		Players: players,
 	}
@@ -175,8 +175,8 @@ func (g *game) finish(st *State, idx []int, won []int) []score.Event {
 		verb = "gewinnen gemeinsam"
 	}
 	events := []score.Event{
-		{Type: "match_won", Text: fmt.Sprintf("%s %s Partie %d", joinSides(g.sides, won), verb, st.Match), Players: winners, Amount: 1},
-		{Type: "match_lost", Text: fmt.Sprintf("%s verliert Partie %d", sideName(losers), st.Match), Players: losers, Amount: 1},
+		{Type: score.EventMatchWon, Text: fmt.Sprintf("%s %s Partie %d", joinSides(g.sides, won), verb, st.Match), Players: winners, Amount: 1},
+		{Type: score.EventMatchLost, Text: fmt.Sprintf("%s verliert Partie %d", sideName(losers), st.Match), Players: losers, Amount: 1},
 	}
 	for i := range st.Sides {
 		st.Sides[i].Die = 0

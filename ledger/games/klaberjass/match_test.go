@@ -9,22 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// handFacts builds the facts of a four-player hand: the player after the
-// dealer plays trump and either wins (100 + last trick against 52) or loses
-// (52 against 100 + last trick).
+// handFacts is gamestest.KlaberjassHand for the players 1..4 and its trump
+// player, the one after the dealer.
 func handFacts(dealer int64, trumpWins, kontra bool) (string, int64) {
-	order := []int64{1, 2, 3, 4}
-	trump := order[(slices.Index(order, dealer)+1)%4]
-	opponent := order[(slices.Index(order, trump)+1)%4]
-	winner, loser := trump, opponent
-	if !trumpWins {
-		winner, loser = opponent, trump
-	}
-	return fmt.Sprintf(`{"dealer":%d,"trump_player":%d,"trump_suit":"karo","kontra":%t,"card_points":[{"player":%d,"points":100},{"player":%d,"points":52}],"last_trick":%d}`,
-		dealer, trump, kontra, winner, loser, winner), trump
+	return gamestest.Seat(gamestest.KlaberjassHand(int(dealer), trumpWins, kontra), seated4...), dealer%4 + 1
 }
 
 // A whole four-player match and the start of the next, each hand fed the
@@ -158,8 +150,8 @@ func FuzzScore(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	plain := rulesWith(f, "")
-	orgi := rulesWith(f, `{"orgi":true,"dealer_rule":"winner_deals"}`)
+	plain := gamestest.MustRules(f, Engine{}, "", "")
+	orgi := gamestest.MustRules(f, Engine{}, "", `{"orgi":true,"dealer_rule":"winner_deals"}`)
 	state := json.RawMessage(`{"match":2,"hands":3,"sides":[{"players":[1,3],"die":5},{"players":[2,4],"die":4}],"matches_won":{"1":1}}`)
 	f.Fuzz(func(t *testing.T, facts []byte) {
 		for _, rules := range []json.RawMessage{plain, orgi} {
@@ -192,7 +184,7 @@ func FuzzScore(f *testing.F) {
 }
 
 func BenchmarkScore(b *testing.B) {
-	rules := rulesWith(b, "")
+	rules := gamestest.MustRules(b, Engine{}, "", "")
 	state := json.RawMessage(`{"match":1,"hands":2,"sides":[{"players":[1,3],"die":1,"matches_won":0},{"players":[2,4],"die":3,"matches_won":0}],"matches_won":{},"next_dealer":4,"summary":""}`)
 	h := score.Hand{Seated: seated4, Rules: rules, State: state, Facts: json.RawMessage(fuzzSeeds[1])}
 	b.ReportAllocs()

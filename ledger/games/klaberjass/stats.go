@@ -4,7 +4,8 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// Statistics keys; the package documentation lists when each is given.
+// Statistics keys; the package documentation lists when each is given. A
+// key that counts an event is spelt as the event type.
 const (
 	keyTrumpPlayed  = "trump_played"
 	keyTrumpWon     = "trump_won"
@@ -12,8 +13,8 @@ const (
 	keyKontraWon    = "kontra_won"
 	keyReSaid       = "re_said"
 	keyReWon        = "re_won"
-	keyMatchWon     = "match_won"
-	keyMatchLost    = "match_lost"
+	keyMatchWon     = string(score.EventMatchWon)
+	keyMatchLost    = string(score.EventMatchLost)
 	keyMeldsCounted = "melds_counted"
 	keyBella        = "bella"
 )
@@ -61,9 +62,9 @@ func (g *game) handStats(out outcome, events []score.Event, seated []int64) ([]s
 	for _, ev := range events {
 		key := ""
 		switch ev.Type {
-		case "match_won":
+		case score.EventMatchWon:
 			key = keyMatchWon
-		case "match_lost":
+		case score.EventMatchLost:
 			key = keyMatchLost
 		}
 		if key == "" {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -14,7 +15,7 @@ func st(player int64, key string, count int64) score.Stat {
 }
 
 func TestStats(t *testing.T) {
-	orgi := rulesWith(t, `{"orgi":true}`)
+	orgi := gamestest.MustRules(t, Engine{}, "", `{"orgi":true}`)
 	tests := []struct {
 		name    string
 		seated  []int64
@@ -131,8 +132,8 @@ func FuzzStats(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	plain := rulesWith(f, "")
-	orgi := rulesWith(f, `{"orgi":true,"dealer_rule":"winner_deals"}`)
+	plain := gamestest.MustRules(f, Engine{}, "", "")
+	orgi := gamestest.MustRules(f, Engine{}, "", `{"orgi":true,"dealer_rule":"winner_deals"}`)
 	state := json.RawMessage(`{"match":2,"hands":3,"sides":[{"players":[1,3],"die":5},{"players":[2,4],"die":4}],"matches_won":{"1":1}}`)
 	f.Fuzz(func(t *testing.T, facts []byte) {
 		for _, rules := range []json.RawMessage{plain, orgi} {
@@ -197,11 +198,11 @@ func checkStats(t *testing.T, res score.Result, seated []int64) {
 	for _, ev := range res.Events {
 		if ev.Type == "match_won" || ev.Type == "match_lost" {
 			want := slices.Sorted(slices.Values(ev.Players))
-			got := slices.Sorted(slices.Values(matches[ev.Type]))
+			got := slices.Sorted(slices.Values(matches[string(ev.Type)]))
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s stats for %v, event for %v", ev.Type, got, want)
 			}
-			delete(matches, ev.Type)
+			delete(matches, string(ev.Type))
 		}
 	}
 	if len(matches) > 0 {

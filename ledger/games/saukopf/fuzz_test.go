@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -37,8 +38,8 @@ func FuzzScore(f *testing.F) {
 	}
 	f.Add([]byte(`{"variant":"vierer","bid":"schwarz"}`), false)
 	f.Add([]byte(`null`), true)
-	schuessel := mustRules(f, "")
-	einzeln := mustRules(f, `{"verlorenes_solo":"jeder_einzeln"}`)
+	schuessel := gamestest.MustRules(f, Engine{}, "", "")
+	einzeln := gamestest.MustRules(f, Engine{}, "", `{"verlorenes_solo":"jeder_einzeln"}`)
 	f.Fuzz(func(t *testing.T, facts []byte, jeder bool) {
 		rules := schuessel
 		if jeder {
@@ -72,7 +73,7 @@ func FuzzScore(f *testing.F) {
 }
 
 func BenchmarkScore(b *testing.B) {
-	hand := score.Hand{Seated: seated, Rules: mustRules(b, ""), Facts: json.RawMessage(exampleA)}
+	hand := score.Hand{Seated: seated, Rules: gamestest.MustRules(b, Engine{}, "", ""), Facts: json.RawMessage(exampleA)}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := (Engine{}).Score(hand); err != nil {
@@ -119,7 +120,7 @@ func TestZeroSumSweep(t *testing.T) {
 		"mit Trog":  `"variant":"dreihaxer","players":[1,2,3],"dealer":3,"trog":"mit"`,
 		"ohne Trog": `"variant":"dreihaxer","players":[1,2,3],"dealer":3,"trog":"ohne","open_augen":21`,
 	}
-	rules := []json.RawMessage{mustRules(t, ""), mustRules(t, `{"verlorenes_solo":"jeder_einzeln"}`)}
+	rules := []json.RawMessage{gamestest.MustRules(t, Engine{}, "", ""), gamestest.MustRules(t, Engine{}, "", `{"verlorenes_solo":"jeder_einzeln"}`)}
 	accepted, n := 0, 0
 	for _, table := range hands {
 		for _, c := range contracts {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -15,35 +16,25 @@ import (
 // hand in most tests.
 var seated = []int64{1, 2, 3, 4, 5}
 
-func mustRules(t testing.TB, overrides string) json.RawMessage {
+// seatedHand is a hand of facts at the seated table under the default
+// rules with option overrides.
+func seatedHand(t testing.TB, facts, overrides string) score.Hand {
 	t.Helper()
-	var raw json.RawMessage
-	if overrides != "" {
-		raw = json.RawMessage(overrides)
+	return score.Hand{
+		Seated: seated,
+		Rules:  gamestest.MustRules(t, Engine{}, "", overrides),
+		Facts:  json.RawMessage(facts),
 	}
-	r, err := Engine{}.Rules("", raw)
-	if err != nil {
-		t.Fatalf("Rules(%s): %v", overrides, err)
-	}
-	return r
 }
 
 func scoreWith(t testing.TB, facts, overrides string) (score.Result, error) {
 	t.Helper()
-	return Engine{}.Score(score.Hand{
-		Seated: seated,
-		Rules:  mustRules(t, overrides),
-		Facts:  json.RawMessage(facts),
-	})
+	return Engine{}.Score(seatedHand(t, facts, overrides))
 }
 
 func mustScore(t testing.TB, facts, overrides string) score.Result {
 	t.Helper()
-	res, err := scoreWith(t, facts, overrides)
-	if err != nil {
-		t.Fatalf("Score(%s): %v", facts, err)
-	}
-	return res
+	return gamestest.MustScore(t, Engine{}, seatedHand(t, facts, overrides))
 }
 
 // wantPoints checks every listed player's exact points, that nobody else

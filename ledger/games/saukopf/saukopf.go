@@ -81,11 +81,15 @@
 // a Sauerei) and the Nichtspieler, each in seating order; in a Wilde
 // Sauerei the parties the count made; none when a tied Wilde Sauerei
 // settles nothing.
+//
+// Result.Dealer is facts.dealer (who may sit out); Result.Players are the
+// players of facts.players in seating order.
 package saukopf
 
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
@@ -110,6 +114,9 @@ var _ score.Engine = Engine{}
 
 // Name returns "saukopf".
 func (Engine) Name() string { return Name }
+
+// DisplayName returns "Saukopf".
+func (Engine) DisplayName() string { return "Saukopf" }
 
 // ZeroSum is true: the winners share exactly what the losers put into the
 // bowl, and Stallgeruch moves points between Spieler and Mitspieler.
@@ -255,6 +262,12 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		return score.Result{}, err
 	}
 	res, summary := settle(g, rules, h.Seated)
+	res.Dealer = g.dealer
+	for _, id := range h.Seated {
+		if slices.Contains(g.players, id) {
+			res.Players = append(res.Players, id)
+		}
+	}
 	res.Stats, res.Parties = handStats(&g, h.Seated)
 	res.State, err = json.Marshal(State{Summary: summary})
 	if err != nil {

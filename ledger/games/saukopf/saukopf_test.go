@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -305,7 +306,7 @@ func TestStallgeruch(t *testing.T) {
 		wantLines(t, res, "je Verlierer = 12", "Stallgeruch: Rauborstigkeitsentschädigung + 3")
 		for _, l := range res.Lines {
 			if strings.HasPrefix(l.Label, "Stallgeruch") {
-				payee := map[string]int64{"+": 3, "-": 1}[l.Op]
+				payee := map[score.Op]int64{"+": 3, "-": 1}[l.Op]
 				if l.Player != payee {
 					t.Errorf("line %q concerns player %d, want %d", lineText(l), l.Player, payee)
 				}
@@ -320,7 +321,7 @@ func TestStallgeruch(t *testing.T) {
 
 // TestLostSoloOptions: a lost solo under both options.
 func TestLostSoloOptions(t *testing.T) {
-	facts := solo(`"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1`, 55, 4, `{"holder":1,"count":2}`)
+	facts := gamestest.Seat(gamestest.LostKeiler, 1, 2, 3, 4)
 	res := mustScore(t, facts, "")
 	wantPoints(t, res, map[int64]string{1: "-14", 2: "14/3", 3: "14/3", 4: "14/3"})
 	wantLines(t, res, "ohne 2 + 2", "je Verlierer = 7", "Bolzenschuss x 2", "je Verlierer = 14", "Schüssel 14 / 3 Gewinner = 14/3")
@@ -360,10 +361,10 @@ func TestDreihaxer(t *testing.T) {
 		{"ohne Trog won Schneider", threeHand(ohneTrog, "61", 86, 7, `{"holder":1,"count":2}`), "",
 			map[int64]string{1: "12", 2: "-6", 3: "-6"},
 			[]string{"Schneider + 1"}},
-		{"ohne Trog lost", threeHand(ohneTrog, "61", 50, 4, `{"holder":2,"count":1}`), "",
+		{"ohne Trog lost", gamestest.Seat(gamestest.LostDreihaxer, 1, 2, 3), "",
 			map[int64]string{1: "-5", 2: "5/2", 3: "5/2"},
 			[]string{"Schüssel 5 / 2 Gewinner = 5/2"}},
-		{"ohne Trog lost jeder einzeln", threeHand(ohneTrog, "61", 50, 4, `{"holder":2,"count":1}`), `{"verlorenes_solo":"jeder_einzeln"}`,
+		{"ohne Trog lost jeder einzeln", gamestest.Seat(gamestest.LostDreihaxer, 1, 2, 3), `{"verlorenes_solo":"jeder_einzeln"}`,
 			map[int64]string{1: "-10", 2: "5", 3: "5"},
 			[]string{"jeder einzeln: 5 an jeden der 2 Gewinner = 5"}},
 		{"Mastschwein mit Trog is lost", `{"variant":"dreihaxer","players":[1,2,3],"dealer":3,"trog":"mit","bid":61,"spieler":1,"contract":"mastschwein","augen":0,"tricks":1}`, "",
@@ -448,7 +449,7 @@ func TestWildeSauerei(t *testing.T) {
 // seating order, not the facts' order.
 func TestSeating(t *testing.T) {
 	facts := `{"variant":"vierer","players":[5,1,2,3],"dealer":4,"bid":61,"spieler":2,"contract":"eber","augen":70,"tricks":5,"laufende":{"holder":2,"count":1}}`
-	res, err := Engine{}.Score(score.Hand{Seated: []int64{4, 3, 2, 1, 5}, Rules: mustRules(t, ""), Facts: json.RawMessage(facts)})
+	res, err := Engine{}.Score(score.Hand{Seated: []int64{4, 3, 2, 1, 5}, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(facts)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,9 +466,35 @@ func TestSeating(t *testing.T) {
 	wantPoints(t, res, map[int64]string{1: "-5", 2: "15", 3: "-5", 5: "-5"})
 }
 
+// TestDealerAndPlayers: the result names the dealer of the facts, also one
+// sitting out, and the hand's players in seating order.
+func TestDealerAndPlayers(t *testing.T) {
+	cases := []struct {
+		name    string
+		seated  []int64
+		facts   string
+		dealer  int64
+		players []int64
+	}{
+		{"the dealer plays", seated, keiler("61", 70, 5, `{"holder":2,"count":1}`), 4, []int64{1, 2, 3, 4}},
+		{"the dealer sits out, players named out of seating order", []int64{4, 3, 2, 1, 5},
+			`{"variant":"vierer","players":[5,1,2,3],"dealer":4,"bid":61,"spieler":2,"contract":"eber","augen":70,"tricks":5,"laufende":{"holder":2,"count":1}}`,
+			4, []int64{3, 2, 1, 5}},
+		{"a Dreihaxer", seated, threeHand(`"trog":"mit"`, "61", 70, 6, `{"holder":1,"count":3}`), 3, []int64{1, 2, 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := gamestest.MustScore(t, Engine{}, score.Hand{Seated: c.seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(c.facts)})
+			if res.Dealer != c.dealer || !slices.Equal(res.Players, c.players) {
+				t.Errorf("dealer %d, players %v; want %d, %v", res.Dealer, res.Players, c.dealer, c.players)
+			}
+		})
+	}
+}
+
 func TestState(t *testing.T) {
 	for _, prev := range []string{"", "null", "{}", `{"summary":"Letztes Spiel: x"}`} {
-		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), State: json.RawMessage(prev), Facts: json.RawMessage(exampleA)})
+		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), State: json.RawMessage(prev), Facts: json.RawMessage(exampleA)})
 		if err != nil {
 			t.Fatalf("state %q: %v", prev, err)
 		}
@@ -479,7 +506,7 @@ func TestState(t *testing.T) {
 			t.Errorf("summary %q", st.Summary)
 		}
 	}
-	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), State: json.RawMessage(`[1`), Facts: json.RawMessage(exampleA)})
+	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), State: json.RawMessage(`[1`), Facts: json.RawMessage(exampleA)})
 	if err == nil {
 		t.Error("unreadable state accepted")
 	}

@@ -41,7 +41,7 @@ func settle(g game, r Rules, seated []int64) (score.Result, string) {
 			continue
 		}
 		res.Points = append(res.Points, score.PlayerPoints{Player: id, Points: p})
-		lines = append(lines, score.Line{Label: "Ergebnis", Op: "=", Value: p, Player: id})
+		lines = append(lines, score.Line{Label: "Ergebnis", Op: score.OpEq, Value: p, Player: id})
 	}
 	res.Lines = lines
 	return res, fmt.Sprintf("Letztes Spiel: %s %s, je Verlierer %d", title, outcome(won), amount)
@@ -53,7 +53,7 @@ func settleTie(g game, seated []int64) (score.Result, string) {
 	label := "Wilde Sauerei: " + g.tie + ", kein Schlachtfest"
 	res := score.Result{
 		Title:   "Wilde Sauerei: Gleichstand, kein Schlachtfest",
-		Lines:   []score.Line{{Label: label, Op: "=", Value: score.Int(0)}},
+		Lines:   []score.Line{{Label: label, Op: score.OpEq, Value: score.Int(0)}},
 		Events:  []score.Event{},
 		Winners: []int64{},
 	}
@@ -97,11 +97,11 @@ func (g *game) parties(won bool, seated []int64) (winners, losers []int64) {
 // Bolzenschüsse. The lines are appended to lines.
 func (g *game) perLoser(won bool, lines []score.Line) (int64, []score.Line) {
 	amount := int64(spielPoints)
-	lines = append(lines, line("Spiel", "+", spielPoints))
+	lines = append(lines, line("Spiel", score.OpAdd, spielPoints))
 	add := func(label string, v int64) {
-		op := "+"
+		op := score.OpAdd
 		if v < 0 {
-			op = "-"
+			op = score.OpSub
 		}
 		amount += v
 		lines = append(lines, line(label, op, abs(v)))
@@ -123,26 +123,26 @@ func (g *game) perLoser(won bool, lines []score.Line) (int64, []score.Line) {
 	if g.contract == cSauerei && g.hasHauer {
 		add("Hauer", g.forWinners(g.hauer, won))
 	}
-	lines = append(lines, line("je Verlierer", "=", amount))
+	lines = append(lines, line("je Verlierer", score.OpEq, amount))
 
 	doublings := 0
 	for range g.huftritte {
-		lines = append(lines, line("Bolzenschuss", "x", 2))
+		lines = append(lines, line("Bolzenschuss", score.OpMul, 2))
 		doublings++
 	}
 	if !won && g.unrein {
-		lines = append(lines, line("Bolzenschuss (Unreine Sauerei verloren)", "x", 2))
+		lines = append(lines, line("Bolzenschuss (Unreine Sauerei verloren)", score.OpMul, 2))
 		doublings++
 	}
 	if !won && g.trog == mitTrog {
-		lines = append(lines, line("Bolzenschuss (Dreihaxer mit Trog verloren)", "x", 2))
+		lines = append(lines, line("Bolzenschuss (Dreihaxer mit Trog verloren)", score.OpMul, 2))
 		doublings++
 	}
 	if doublings == 0 {
 		return amount, lines
 	}
 	amount <<= doublings
-	return amount, append(lines, line("je Verlierer", "=", amount))
+	return amount, append(lines, line("je Verlierer", score.OpEq, amount))
 }
 
 // laufende gives the Laufende line from the winners' side: "ohne n" pays
@@ -205,7 +205,7 @@ func share(points map[int64]score.Points, amount int64, winners, losers []int64,
 		}
 		points[losers[0]] = each.MulInt(-int64(len(winners)))
 		label := fmt.Sprintf("jeder einzeln: %d an jeden der %d Gewinner", amount, len(winners))
-		return []score.Line{{Label: label, Op: "=", Value: each}}
+		return []score.Line{{Label: label, Op: score.OpEq, Value: each}}
 	}
 	bowl := each.MulInt(int64(len(losers)))
 	perWinner := bowl.DivInt(int64(len(winners)))
@@ -216,7 +216,7 @@ func share(points map[int64]score.Points, amount int64, winners, losers []int64,
 		points[id] = perWinner
 	}
 	label := fmt.Sprintf("Schüssel %s / %d Gewinner", bowl, len(winners))
-	return []score.Line{{Label: label, Op: "=", Value: perWinner}}
+	return []score.Line{{Label: label, Op: score.OpEq, Value: perWinner}}
 }
 
 // settleStallgeruch moves 3 points between Spieler and Mitspieler: to the
@@ -230,8 +230,8 @@ func (g *game) settleStallgeruch(points map[int64]score.Points, won bool) []scor
 	points[payee] = points[payee].Add(three)
 	points[payer] = points[payer].Sub(three)
 	return []score.Line{
-		{Label: label, Op: "+", Value: three, Player: payee},
-		{Label: label, Op: "-", Value: three, Player: payer},
+		{Label: label, Op: score.OpAdd, Value: three, Player: payee},
+		{Label: label, Op: score.OpSub, Value: three, Player: payer},
 	}
 }
 
@@ -252,7 +252,7 @@ func (g *game) headline(title string, won bool) score.Line {
 		crit, value = fmt.Sprintf("Gebot %d, Spielerpartei %d Augen", g.bid, g.augen), g.augen
 	}
 	label := fmt.Sprintf("%s, %s: %s", title, crit, outcome(won))
-	return line(label, "=", int64(value))
+	return line(label, score.OpEq, int64(value))
 }
 
 // sheetTitle names the hand for a score sheet, shorter than title: the
@@ -382,7 +382,7 @@ func outcome(won bool) string {
 	return "verloren"
 }
 
-func line(label, op string, v int64) score.Line {
+func line(label string, op score.Op, v int64) score.Line {
 	return score.Line{Label: label, Op: op, Value: score.Int(v)}
 }
 

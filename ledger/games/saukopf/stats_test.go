@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -117,7 +118,7 @@ func FuzzStats(f *testing.F) {
 	for _, s := range validSeeds {
 		f.Add([]byte(s))
 	}
-	rules := mustRules(f, "")
+	rules := gamestest.MustRules(f, Engine{}, "", "")
 	f.Fuzz(func(t *testing.T, facts []byte) {
 		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: rules, Facts: facts})
 		if err == nil {

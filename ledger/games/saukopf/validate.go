@@ -62,6 +62,7 @@ var ranks = []string{"sau", "10", "koenig", "ober", "unter", "9", "8", "7"}
 // game is a validated hand, reduced to what the Schlachtfest needs.
 type game struct {
 	players   []int64 // the hand's players
+	dealer    int64
 	dreihaxer bool
 	trog      string // mitTrog, ohneTrog, or "" in a Vierer
 	wild      bool
@@ -163,7 +164,7 @@ func checkTable(f Facts, seated []int64, g *game) error {
 	if !g.dreihaxer && f.OpenAugen != nil {
 		return score.Invalid("facts.open_augen", "only a Dreihaxer ohne Trog has open cards")
 	}
-	g.players = f.Players
+	g.players, g.dealer = f.Players, f.Dealer
 	return nil
 }
 

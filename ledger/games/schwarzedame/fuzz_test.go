@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -32,8 +33,8 @@ func FuzzScore(f *testing.F) {
 	f.Add([]byte(`null`), true)
 	f.Add([]byte(``), false)
 
-	eight := mustRules(f, "")
-	one := mustRules(f, `{"hands_per_match":1}`)
+	eight := gamestest.MustRules(f, Engine{}, "", "")
+	one := gamestest.MustRules(f, Engine{}, "", `{"hands_per_match":1}`)
 	f.Fuzz(func(t *testing.T, facts []byte, closeMatch bool) {
 		rules := eight
 		if closeMatch {
@@ -90,7 +91,7 @@ func FuzzScore(f *testing.F) {
 }
 
 func BenchmarkScore(b *testing.B) {
-	hand := score.Hand{Seated: seated, Rules: mustRules(b, ""), Facts: factsJSON(b, exampleA())}
+	hand := score.Hand{Seated: seated, Rules: gamestest.MustRules(b, Engine{}, "", ""), Facts: factsJSON(b, exampleA())}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := (Engine{}).Score(hand); err != nil {
@@ -103,7 +104,7 @@ func BenchmarkScore(b *testing.B) {
 // state: the path that picks the winners and resets the balance.
 func BenchmarkScoreMatchEnd(b *testing.B) {
 	hand := score.Hand{
-		Seated: seated, Rules: mustRules(b, `{"hands_per_match":3}`), Facts: factsJSON(b, exampleA()),
+		Seated: seated, Rules: gamestest.MustRules(b, Engine{}, "", `{"hands_per_match":3}`), Facts: factsJSON(b, exampleA()),
 		State: json.RawMessage(`{"match":1,"hands_played":2,"hands_left":1,"balance":{"1":20,"2":-10,"3":3,"4":-13},"matches_won":{"3":1}}`),
 	}
 	b.ReportAllocs()

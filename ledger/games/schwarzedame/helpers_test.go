@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -65,31 +66,20 @@ func factsJSON(t testing.TB, f Facts) json.RawMessage {
 	return b
 }
 
-func mustRules(t testing.TB, overrides string) json.RawMessage {
+// seatedHand is a hand of f at the seated table under the default rules.
+func seatedHand(t testing.TB, f Facts) score.Hand {
 	t.Helper()
-	var raw json.RawMessage
-	if overrides != "" {
-		raw = json.RawMessage(overrides)
-	}
-	r, err := Engine{}.Rules("", raw)
-	if err != nil {
-		t.Fatalf("Rules(%s): %v", overrides, err)
-	}
-	return r
+	return score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: factsJSON(t, f)}
 }
 
 func scoreFacts(t testing.TB, f Facts) (score.Result, error) {
 	t.Helper()
-	return Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), Facts: factsJSON(t, f)})
+	return Engine{}.Score(seatedHand(t, f))
 }
 
 func mustScore(t testing.TB, f Facts) score.Result {
 	t.Helper()
-	res, err := scoreFacts(t, f)
-	if err != nil {
-		t.Fatalf("Score(%s): %v", factsJSON(t, f), err)
-	}
-	return res
+	return gamestest.MustScore(t, Engine{}, seatedHand(t, f))
 }
 
 // wantPoints checks the exact points of every player of the hand, in

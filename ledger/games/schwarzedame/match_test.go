@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -18,7 +19,7 @@ type table struct {
 }
 
 func newTable(t *testing.T, overrides string) *table {
-	return &table{t: t, rules: mustRules(t, overrides)}
+	return &table{t: t, rules: gamestest.MustRules(t, Engine{}, "", overrides)}
 }
 
 func (tb *table) play(f Facts) (score.Result, State) {
@@ -201,7 +202,7 @@ func TestHandsPerMatchLoweredMidMatch(t *testing.T) {
 	if st.HandsLeft != 6 || st.Summary != "Partie 1: 2 von 8 Spielen gespielt" {
 		t.Errorf("after 2 of 8: left %d, summary %q", st.HandsLeft, st.Summary)
 	}
-	tb.rules = mustRules(t, `{"hands_per_match":2}`)
+	tb.rules = gamestest.MustRules(t, Engine{}, "", `{"hands_per_match":2}`)
 	res, st := tb.play(exampleB())
 	if len(res.Events) != 1 || !slices.Equal(res.Events[0].Players, []int64{nord}) {
 		t.Errorf("events %+v, want the match closed and won by N", res.Events)
@@ -211,7 +212,7 @@ func TestHandsPerMatchLoweredMidMatch(t *testing.T) {
 
 func TestEmptyStatesStartMatchOne(t *testing.T) {
 	for _, state := range []string{``, `null`, `{}`, `{"match":0}`} {
-		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), State: json.RawMessage(state), Facts: factsJSON(t, exampleA())})
+		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), State: json.RawMessage(state), Facts: factsJSON(t, exampleA())})
 		if err != nil {
 			t.Errorf("state %q: %v", state, err)
 			continue
@@ -219,7 +220,7 @@ func TestEmptyStatesStartMatchOne(t *testing.T) {
 		st := decodeStateT(t, res.State)
 		wantState(t, 1, st, 1, 1, 7, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13}, map[int64]int{})
 	}
-	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), State: json.RawMessage(`{"match":"x"}`), Facts: factsJSON(t, exampleA())})
+	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), State: json.RawMessage(`{"match":"x"}`), Facts: factsJSON(t, exampleA())})
 	if err == nil {
 		t.Error("unreadable stored state accepted")
 	}

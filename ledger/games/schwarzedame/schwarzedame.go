@@ -32,6 +32,9 @@
 //     of the match, which may include a player not in this hand).
 //
 // Everyone plays for himself, so Result.Parties is empty.
+//
+// Result.Dealer is facts.dealer, one of the hand's four players;
+// Result.Players are those four in seating order.
 package schwarzedame
 
 import (
@@ -59,6 +62,9 @@ var _ score.Engine = Engine{}
 
 // Name returns "schwarze_dame".
 func (Engine) Name() string { return Name }
+
+// DisplayName returns "Schwarze Dame".
+func (Engine) DisplayName() string { return "Schwarze Dame" }
 
 // ZeroSum is true: 130 trick points against 130 penalty points.
 func (Engine) ZeroSum() bool { return true }
@@ -147,16 +153,16 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		return score.Result{}, err
 	}
 
-	res := score.Result{}
+	res := score.Result{Dealer: f.Dealer}
 	byPlayer := make(map[int64]int64, len(f.Players))
 	for _, p := range f.Players {
 		pen := penalty(p)
 		pts := int64(10*p.Tricks - pen)
 		byPlayer[p.Player] = pts
 		res.Lines = append(res.Lines,
-			score.Line{Label: tricksLabel(p.Tricks), Op: "+", Value: score.Int(int64(10 * p.Tricks)), Player: p.Player},
-			score.Line{Label: penaltyLabel(p), Op: "-", Value: score.Int(int64(pen)), Player: p.Player},
-			score.Line{Label: "Ergebnis", Op: "=", Value: score.Int(pts), Player: p.Player},
+			score.Line{Label: tricksLabel(p.Tricks), Op: score.OpAdd, Value: score.Int(int64(10 * p.Tricks)), Player: p.Player},
+			score.Line{Label: penaltyLabel(p), Op: score.OpSub, Value: score.Int(int64(pen)), Player: p.Player},
+			score.Line{Label: "Ergebnis", Op: score.OpEq, Value: score.Int(pts), Player: p.Player},
 		)
 		if pts > 0 {
 			res.Winners = append(res.Winners, p.Player)
@@ -169,6 +175,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 			continue
 		}
 		res.Points = append(res.Points, score.PlayerPoints{Player: id, Points: score.Int(pts)})
+		res.Players = append(res.Players, id)
 	}
 
 	// The match: add the hand, close the match after its last hand.
@@ -183,7 +190,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 			st.MatchesWon[id]++
 		}
 		res.Events = append(res.Events, score.Event{
-			Type:    "match_won",
+			Type:    score.EventMatchWon,
 			Text:    fmt.Sprintf("Partie %d gewonnen von %s", st.Match, joinIDs(winners)),
 			Players: winners,
 		})

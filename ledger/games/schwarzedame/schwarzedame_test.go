@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -37,6 +38,20 @@ func TestWorkedExampleA(t *testing.T) {
 	}
 	if len(res.Events) != 0 {
 		t.Errorf("events %v after the first of 8 hands, want none", res.Events)
+	}
+}
+
+// TestDealerAndPlayers: the result names the dealer of the facts and the
+// hand's four players in seating order; the fifth seated sits out.
+func TestDealerAndPlayers(t *testing.T) {
+	f := exampleA()
+	f.Players[0], f.Players[3] = f.Players[3], f.Players[0]
+	res := mustScore(t, f)
+	if res.Dealer != west || !slices.Equal(res.Players, []int64{nord, ost, sued, west}) {
+		t.Errorf("dealer %d, players %v; want %d, [%d %d %d %d]", res.Dealer, res.Players, west, nord, ost, sued, west)
+	}
+	if res = mustScore(t, exampleB()); res.Dealer != nord {
+		t.Errorf("example B: dealer %d, want %d", res.Dealer, nord)
 	}
 }
 
@@ -164,7 +179,7 @@ func TestPointsInSeatingOrder(t *testing.T) {
 	f := exampleA()
 	slices.Reverse(f.Players)
 	order := []int64{sued, bank, west, nord, ost}
-	res, err := Engine{}.Score(score.Hand{Seated: order, Rules: mustRules(t, ""), Facts: factsJSON(t, f)})
+	res, err := Engine{}.Score(score.Hand{Seated: order, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: factsJSON(t, f)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +296,7 @@ func TestInvalidFactsJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), Facts: json.RawMessage(tt.facts)})
+			_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(tt.facts)})
 			if v := asViolation(t, err); v != nil && v.Field != tt.field {
 				t.Errorf("field %q (rule %q), want %q", v.Field, v.Rule, tt.field)
 			}
@@ -289,7 +304,7 @@ func TestInvalidFactsJSON(t *testing.T) {
 	}
 	// A nested type error names the players array and the field.
 	bad := strings.Replace(a, `"tricks":4`, `"tricks":"4"`, 1)
-	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: mustRules(t, ""), Facts: json.RawMessage(bad)})
+	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(bad)})
 	if v := asViolation(t, err); v != nil && (!strings.HasPrefix(v.Field, "facts.players") || !strings.HasSuffix(v.Field, "tricks")) {
 		t.Errorf("tricks as string: field %q, want facts.players…tricks", v.Field)
 	}
@@ -352,7 +367,7 @@ func randomHand(r *rand.Rand) (Facts, map[int64]int64) {
 // each player gets 10 x tricks - penalty, and the hand sums to exactly 0.
 func TestZeroSumSweep(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	rules := mustRules(t, "")
+	rules := gamestest.MustRules(t, Engine{}, "", "")
 	for n := range 3000 {
 		f, want := randomHand(r)
 		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: rules, Facts: factsJSON(t, f)})
@@ -383,7 +398,7 @@ func TestZeroSumSweep(t *testing.T) {
 // TestScoreIsPureAndConcurrent scores the same hands from many goroutines:
 // identical results every time, no race.
 func TestScoreIsPureAndConcurrent(t *testing.T) {
-	rules := mustRules(t, `{"hands_per_match":1}`)
+	rules := gamestest.MustRules(t, Engine{}, "", `{"hands_per_match":1}`)
 	state := json.RawMessage(`{"match":4,"hands_played":0,"balance":{},"matches_won":{"1":2}}`)
 	hand := score.Hand{Seated: seated, Rules: rules, State: state, Facts: factsJSON(t, exampleA())}
 	first, err := Engine{}.Score(hand)

@@ -4,11 +4,12 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// Statistics keys; the package documentation lists when each is given.
+// Statistics keys; the package documentation lists when each is given. A
+// key that counts an event is spelt as the event type.
 const (
 	keyPikDame  = "pik_dame"
 	keyTricks   = "tricks"
-	keyMatchWon = "match_won"
+	keyMatchWon = string(score.EventMatchWon)
 )
 
 // handStats lists the statistics of a hand; matchWinners are the winners

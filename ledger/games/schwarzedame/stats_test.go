@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -55,7 +56,7 @@ func TestStats(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := Engine{}.Score(score.Hand{
-				Seated: seated, Rules: mustRules(t, tc.rules), State: json.RawMessage(tc.state), Facts: factsJSON(t, tc.facts),
+				Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", tc.rules), State: json.RawMessage(tc.state), Facts: factsJSON(t, tc.facts),
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +72,7 @@ func TestStats(t *testing.T) {
 // TestStatsRandomHands checks the invariants on random valid hands.
 func TestStatsRandomHands(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
-	one := mustRules(t, `{"hands_per_match":1}`)
+	one := gamestest.MustRules(t, Engine{}, "", `{"hands_per_match":1}`)
 	for range 200 {
 		h, _ := randomHand(r)
 		res, err := Engine{}.Score(score.Hand{Seated: seated, Rules: one, Facts: factsJSON(t, h)})
@@ -89,8 +90,8 @@ func FuzzStats(f *testing.F) {
 		f.Add([]byte(factsJSON(f, facts)), false)
 		f.Add([]byte(factsJSON(f, facts)), true)
 	}
-	eight := mustRules(f, "")
-	one := mustRules(f, `{"hands_per_match":1}`)
+	eight := gamestest.MustRules(f, Engine{}, "", "")
+	one := gamestest.MustRules(f, Engine{}, "", `{"hands_per_match":1}`)
 	f.Fuzz(func(t *testing.T, facts []byte, closeMatch bool) {
 		rules := eight
 		if closeMatch {

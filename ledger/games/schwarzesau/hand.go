@@ -26,7 +26,7 @@ func (f Facts) outcome() outcome {
 	if f.Stock != nil && f.Stock.PikDame {
 		return outcome{
 			minus: map[int64]score.Points{},
-			lines: []score.Line{{Label: "Schwarze Sau im Stock: kein Verlierer", Op: "=", Value: score.Int(0)}},
+			lines: []score.Line{{Label: "Schwarze Sau im Stock: kein Verlierer", Op: score.OpEq, Value: score.Int(0)}},
 		}
 	}
 	return f.loserOutcome(f.sauHolder(), "Schwarze Sau")
@@ -45,7 +45,7 @@ func (f Facts) factorLine() (score.Line, bool) {
 		names[i] = d.Call
 	}
 	label := fmt.Sprintf("x%d (%s)", f.factor(), strings.Join(names, ", "))
-	return score.Line{Label: label, Op: "x", Value: score.Int(f.factor())}, true
+	return score.Line{Label: label, Op: score.OpMul, Value: score.Int(f.factor())}, true
 }
 
 // durchmarsch returns the player who took every trick.
@@ -60,7 +60,7 @@ func (f Facts) durchmarsch() (int64, bool) {
 
 func (f Facts) durchmarschOutcome(winner int64) outcome {
 	o := outcome{minus: map[int64]score.Points{}}
-	o.lines = append(o.lines, score.Line{Label: "Durchmarsch", Op: "+", Value: score.Int(deckPoints), Player: winner})
+	o.lines = append(o.lines, score.Line{Label: "Durchmarsch", Op: score.OpAdd, Value: score.Int(deckPoints), Player: winner})
 	if l, ok := f.factorLine(); ok {
 		o.lines = append(o.lines, l)
 	}
@@ -70,7 +70,7 @@ func (f Facts) durchmarschOutcome(winner int64) outcome {
 			continue
 		}
 		o.minus[p.Player] = minus
-		o.lines = append(o.lines, score.Line{Label: "Minuspunkte", Op: "=", Value: minus.Neg(), Player: p.Player})
+		o.lines = append(o.lines, score.Line{Label: "Minuspunkte", Op: score.OpEq, Value: minus.Neg(), Player: p.Player})
 	}
 	return o
 }
@@ -80,17 +80,17 @@ func (f Facts) durchmarschOutcome(winner int64) outcome {
 func (f Facts) loserOutcome(loser int64, reason string) outcome {
 	high := f.highest()
 	o := outcome{minus: map[int64]score.Points{}}
-	o.lines = append(o.lines, score.Line{Label: fmt.Sprintf("höchste Augen %d", high), Op: "+", Value: score.Int(int64(high))})
+	o.lines = append(o.lines, score.Line{Label: fmt.Sprintf("höchste Augen %d", high), Op: score.OpAdd, Value: score.Int(int64(high))})
 	if l, ok := f.factorLine(); ok {
 		o.lines = append(o.lines, l)
 	}
 	minus := score.Int(int64(high)).MulInt(f.factor())
 	if f.everyoneTookATrick() {
 		minus = minus.DivInt(2)
-		o.lines = append(o.lines, score.Line{Label: "halbiert", Op: "/", Value: score.Int(2)})
+		o.lines = append(o.lines, score.Line{Label: "halbiert", Op: score.OpDiv, Value: score.Int(2)})
 	}
 	o.minus[loser] = minus
-	o.lines = append(o.lines, score.Line{Label: reason, Op: "=", Value: minus.Neg(), Player: loser})
+	o.lines = append(o.lines, score.Line{Label: reason, Op: score.OpEq, Value: minus.Neg(), Player: loser})
 	return o
 }
 

@@ -65,6 +65,10 @@
 //     payer need not play the hand: every tally above the limit pays).
 //
 // Everyone plays for himself, so Result.Parties is empty.
+//
+// Result.Dealer is facts.dealer, one of the hand's players; Result.Players
+// are the hand's three or four players in seating order (the dealer of a
+// four-player hand included: he plays the Stock).
 package schwarzesau
 
 import (
@@ -104,6 +108,9 @@ var _ score.Engine = Engine{}
 
 // Name returns "schwarze_sau".
 func (Engine) Name() string { return Name }
+
+// DisplayName returns "Schwarze Sau".
+func (Engine) DisplayName() string { return "Schwarze Sau" }
 
 // ZeroSum is false: only losers are written down.
 func (Engine) ZeroSum() bool { return false }
@@ -205,7 +212,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 
 	o := f.outcome()
 	seatOrder := orderPlayers(f.ids(), h.Seated)
-	res := score.Result{Title: f.title(), Lines: o.lines, Events: []score.Event{}, Winners: []int64{}}
+	res := score.Result{Title: f.title(), Lines: o.lines, Events: []score.Event{}, Winners: []int64{}, Dealer: f.Dealer, Players: seatOrder}
 	for _, id := range seatOrder {
 		minus, lost := o.minus[id]
 		res.Points = append(res.Points, score.PlayerPoints{Player: id, Points: minus.Neg()})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -41,15 +42,6 @@ func mustJSON(t testing.TB, v any) json.RawMessage {
 	return b
 }
 
-func mustRules(t testing.TB, overrides string) json.RawMessage {
-	t.Helper()
-	r, err := Engine{}.Rules("", json.RawMessage(overrides))
-	if err != nil {
-		t.Fatalf("rules %s: %v", overrides, err)
-	}
-	return r
-}
-
 var seatedFive = []int64{1, 2, 3, 4, 5}
 
 // hand builds a hand at a five-seat table on the given day of March 2025.
@@ -58,19 +50,10 @@ func hand(t testing.TB, facts json.RawMessage, day int, state string) score.Hand
 		Seated:  seatedFive,
 		Session: 1,
 		Date:    score.Date{Year: 2025, Month: 3, Day: day},
-		Rules:   mustRules(t, ""),
+		Rules:   gamestest.MustRules(t, Engine{}, "", ""),
 		State:   json.RawMessage(state),
 		Facts:   facts,
 	}
-}
-
-func mustScore(t testing.TB, h score.Hand) score.Result {
-	t.Helper()
-	res, err := Engine{}.Score(h)
-	if err != nil {
-		t.Fatalf("score: %v", err)
-	}
-	return res
 }
 
 func decodeStateT(t testing.TB, raw json.RawMessage) State {
@@ -96,7 +79,7 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 func linesOf(res score.Result) []string {
 	out := make([]string, len(res.Lines))
 	for i, l := range res.Lines {
-		s := l.Label + " " + l.Op + " " + l.Value.String()
+		s := l.Label + " " + string(l.Op) + " " + l.Value.String()
 		if l.Player != 0 {
 			s += " @" + jsonInt(l.Player)
 		}
@@ -256,7 +239,7 @@ var scoreCases = []struct {
 func TestScoreExamples(t *testing.T) {
 	for _, tc := range scoreCases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := mustScore(t, hand(t, mustJSON(t, tc.facts), 9, ""))
+			res := gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, tc.facts), 9, ""))
 			if got := pointsOf(res); got != tc.points {
 				t.Errorf("points = %s, want %s", got, tc.points)
 			}
@@ -297,7 +280,7 @@ func TestTitle(t *testing.T) {
 			if !ok {
 				t.Fatal("no title written down for this case")
 			}
-			res := mustScore(t, hand(t, mustJSON(t, tc.facts), 9, ""))
+			res := gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, tc.facts), 9, ""))
 			if res.Title != want {
 				t.Errorf("title %q, want %q", res.Title, want)
 			}
@@ -314,7 +297,7 @@ func TestTitle(t *testing.T) {
 func TestPointsInSeatingOrderWithoutSitters(t *testing.T) {
 	h := hand(t, mustJSON(t, exampleA), 9, "")
 	h.Seated = []int64{5, 3, 1, 2, 4}
-	res := mustScore(t, h)
+	res := gamestest.MustScore(t, Engine{}, h)
 	if got, want := pointsOf(res), "3:0 1:0 2:-23 4:0"; got != want {
 		t.Errorf("points = %s, want %s (seating order, player 5 sits out)", got, want)
 	}
@@ -323,9 +306,26 @@ func TestPointsInSeatingOrderWithoutSitters(t *testing.T) {
 	}
 }
 
+// TestDealerAndPlayers: the result names the dealer of the facts and the
+// hand's players in seating order, the dealer of a four-player hand (who
+// plays the Stock) among them.
+func TestDealerAndPlayers(t *testing.T) {
+	h := hand(t, mustJSON(t, exampleA), 9, "")
+	h.Seated = []int64{5, 3, 1, 2, 4}
+	res := gamestest.MustScore(t, Engine{}, h)
+	if res.Dealer != exampleA.Dealer || !slices.Equal(res.Players, []int64{3, 1, 2, 4}) {
+		t.Errorf("dealer %d, players %v; want %d, [3 1 2 4]", res.Dealer, res.Players, exampleA.Dealer)
+	}
+	three := Facts{Players: []PlayerFacts{sau(pl(1, 45, 3)), pl(2, 40, 3), pl(5, 25, 3)}, Dealer: 5, Stock: &StockFacts{CardPoints: 10, Tricks: 1}}
+	res = gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, three), 9, ""))
+	if res.Dealer != 5 || !slices.Equal(res.Players, []int64{1, 2, 5}) {
+		t.Errorf("three players: dealer %d, players %v; want 5, [1 2 5]", res.Dealer, res.Players)
+	}
+}
+
 func TestFirstHandState(t *testing.T) {
 	for _, initial := range []string{"", "null", "{}"} {
-		res := mustScore(t, hand(t, mustJSON(t, exampleA), 9, initial))
+		res := gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, exampleA), 9, initial))
 		st := decodeStateT(t, res.State)
 		if got, want := talliesOf(st), "1:0 2:23 3:0 4:0"; got != want {
 			t.Errorf("state %q: tallies = %s, want %s", initial, got, want)
@@ -365,7 +365,7 @@ func TestThreshold(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := mustScore(t, hand(t, mustJSON(t, tc.facts), tc.day, tc.state))
+			res := gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, tc.facts), tc.day, tc.state))
 			st := decodeStateT(t, res.State)
 			if got := talliesOf(st); got != tc.tallies {
 				t.Errorf("tallies = %s, want %s", got, tc.tallies)
@@ -402,7 +402,7 @@ func TestThreshold(t *testing.T) {
 }
 
 func TestPayoutTextKitty(t *testing.T) {
-	res := mustScore(t, hand(t, mustJSON(t, exampleA), 9, `{"tallies":{"2":"2973/2"}}`))
+	res := gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, exampleA), 9, `{"tallies":{"2":"2973/2"}}`))
 	want := "Spieler 2 (1509,5 Minuspunkte) überschreitet die Grenze 1509 (1500 + 9.) und zahlt 5,00 € in die Kasse. Alle Stände beginnen wieder bei 0."
 	if res.Events[0].Text != want {
 		t.Errorf("text = %q, want %q", res.Events[0].Text, want)
@@ -412,8 +412,8 @@ func TestPayoutTextKitty(t *testing.T) {
 func TestPayoutToPlayers(t *testing.T) {
 	h := hand(t, mustJSON(t, Facts{Players: []PlayerFacts{sau(pl(1, 120, 10)), pl(2, 0, 0), pl(3, 0, 0), pl(4, 0, 0)}, Dealer: 4}), 9,
 		`{"tallies":{"2":"1400","3":"1450"}}`)
-	h.Rules = mustRules(t, `{"payout_target":"players","payout_cents":250}`)
-	res := mustScore(t, h)
+	h.Rules = gamestest.MustRules(t, Engine{}, "", `{"payout_target":"players","payout_cents":250}`)
+	res := gamestest.MustScore(t, Engine{}, h)
 	ev := res.Events[0]
 	want := "Spieler 2 (1520 Minuspunkte) und Spieler 3 (1570 Minuspunkte) überschreiten die Grenze 1509 (1500 + 9.) und zahlen je 2,50 € an Spieler 1 und Spieler 4 (geteilt). Alle Stände beginnen wieder bei 0."
 	if ev.Text != want || ev.Amount != 250 || !slices.Equal(ev.Recipients, []int64{1, 4}) {
@@ -425,57 +425,36 @@ func TestPayoutToPlayers(t *testing.T) {
 	}
 }
 
-// TestTwoSessions records a table's hands over two evenings (the 9th, limit
-// 1509, then the 2nd of the next month, limit 1502) and checks the tallies
-// computed by hand after each hand, the payout and the reset.
+// TestTwoSessions records gamestest's two Schwarze Sau evenings at a table
+// (the 9th, limit 1509, then the 2nd of the next month, limit 1502) and
+// checks the tallies computed by hand after each hand, the payout and the
+// reset.
 func TestTwoSessions(t *testing.T) {
 	type step struct {
-		facts   Facts
+		facts   string
 		points  string
 		tallies string
 	}
+	five := []int64{1, 2, 3, 4, 5}
 	session1 := []step{
-		{ // Hirsch x16, 1 took the Sau with the highest 60; 4 no trick: 960
-			Facts{Players: []PlayerFacts{sau(pl(1, 60, 5)), pl(2, 30, 3), pl(3, 30, 2), pl(4, 0, 0)}, Dealer: 4, Doublings: dbl(1, 2, 3, 4)},
-			"1:-960 2:0 3:0 4:0", "1:960 2:0 3:0 4:0",
-		},
-		{ // x8, 2 took the Sau, highest 50, halved: 200
-			Facts{Players: []PlayerFacts{pl(1, 26, 3), sau(pl(2, 40, 3)), pl(3, 50, 3), pl(4, 4, 1)}, Dealer: 4, Doublings: dbl(2, 3, 4)},
-			"1:0 2:-200 3:0 4:0", "1:960 2:200 3:0 4:0",
-		},
-		{ // Durchmarsch by 3: 120 each for 1, 2, 4
-			Facts{Players: []PlayerFacts{pl(1, 0, 0), pl(2, 0, 0), sau(pl(3, 120, 10)), pl(4, 0, 0)}, Dealer: 4},
-			"1:-120 2:-120 3:0 4:-120", "1:1080 2:320 3:0 4:120",
-		},
+		{gamestest.SchwarzeSauMarch9[0], "1:-960 2:0 3:0 4:0", "1:960 2:0 3:0 4:0"},
+		{gamestest.SchwarzeSauMarch9[1], "1:0 2:-200 3:0 4:0", "1:960 2:200 3:0 4:0"},
+		{gamestest.SchwarzeSauMarch9[2], "1:-120 2:-120 3:0 4:-120", "1:1080 2:320 3:0 4:120"},
 	}
 	session2 := []step{
-		{ // three players, Kontra x2, halved: 45
-			Facts{Players: []PlayerFacts{sau(pl(1, 45, 3)), pl(2, 40, 3), pl(5, 25, 3)}, Dealer: 5, Stock: &StockFacts{CardPoints: 10, Tricks: 1}, Doublings: dbl(5)},
-			"1:-45 2:0 5:0", "1:1125 2:320 3:0 4:120 5:0",
-		},
-		{ // x8 halved: 47 x 8 / 2 = 188
-			Facts{Players: []PlayerFacts{sau(pl(1, 47, 3)), pl(3, 33, 3), pl(4, 10, 1), pl(5, 30, 3)}, Dealer: 4, Doublings: dbl(3, 5, 1)},
-			"1:-188 3:0 4:0 5:0", "1:1313 2:320 3:0 4:120 5:0",
-		},
-		{ // x1 halved: 45/2
-			Facts{Players: []PlayerFacts{pl(1, 5, 1), sau(pl(2, 45, 3)), pl(3, 40, 3), pl(4, 30, 3)}, Dealer: 1},
-			"1:0 2:-45/2 3:0 4:0", "1:1313 2:685/2 3:0 4:120 5:0",
-		},
-		{ // x4, dealer 2 without trick: 48 x 4 = 192, 1 reaches 1505 > 1502 and pays
-			Facts{Players: []PlayerFacts{sau(pl(1, 48, 4)), pl(2, 0, 0), pl(3, 42, 3), pl(4, 30, 3)}, Dealer: 2, Doublings: dbl(3, 1)},
-			"1:-192 2:0 3:0 4:0", "1:0 2:0 3:0 4:0 5:0",
-		},
-		{ // after the reset: halved 41/2 for 3
-			Facts{Players: []PlayerFacts{pl(1, 41, 3), pl(2, 36, 3), sau(pl(3, 33, 3)), pl(4, 10, 1)}, Dealer: 4},
-			"1:0 2:0 3:-41/2 4:0", "1:0 2:0 3:41/2 4:0 5:0",
-		},
+		{gamestest.SchwarzeSauApril2[0], "1:-45 2:0 5:0", "1:1125 2:320 3:0 4:120 5:0"},
+		{gamestest.SchwarzeSauApril2[1], "1:-188 3:0 4:0 5:0", "1:1313 2:320 3:0 4:120 5:0"},
+		{gamestest.SchwarzeSauApril2[2], "1:0 2:-45/2 3:0 4:0", "1:1313 2:685/2 3:0 4:120 5:0"},
+		{gamestest.SchwarzeSauApril2[3], "1:-192 2:0 3:0 4:0", "1:0 2:0 3:0 4:0 5:0"},
+		{gamestest.SchwarzeSauApril2[4], "1:0 2:0 3:-41/2 4:0", "1:0 2:0 3:41/2 4:0 5:0"},
 	}
-	rules := mustRules(t, "")
+	rules := gamestest.MustRules(t, Engine{}, "", "")
 	var state json.RawMessage
 	var events []score.Event
 	play := func(seated []int64, session int64, date score.Date, steps []step) {
 		for i, s := range steps {
-			res := mustScore(t, score.Hand{Seated: seated, Session: session, Date: date, Rules: rules, State: state, Facts: mustJSON(t, s.facts)})
+			facts := json.RawMessage(gamestest.Seat(s.facts, five...))
+			res := gamestest.MustScore(t, Engine{}, score.Hand{Seated: seated, Session: session, Date: date, Rules: rules, State: state, Facts: facts})
 			if got := pointsOf(res); got != s.points {
 				t.Errorf("session %d hand %d: points = %s, want %s", session, i+1, got, s.points)
 			}
@@ -657,8 +636,8 @@ func TestRules(t *testing.T) {
 
 func TestThresholdBaseOption(t *testing.T) {
 	h := hand(t, mustJSON(t, exampleB), 9, "")
-	h.Rules = mustRules(t, `{"threshold_base":400}`)
-	res := mustScore(t, h) // 416 > 409
+	h.Rules = gamestest.MustRules(t, Engine{}, "", `{"threshold_base":400}`)
+	res := gamestest.MustScore(t, Engine{}, h) // 416 > 409
 	if len(res.Events) != 1 || !slices.Equal(res.Events[0].Players, []int64{1}) {
 		t.Errorf("events = %v, want player 1 paying at limit 409", res.Events)
 	}
@@ -700,7 +679,7 @@ func TestFragmentExample(t *testing.T) {
 	if example == "" {
 		t.Fatal("no SchwarzeSauFacts example in openapi.yaml")
 	}
-	res := mustScore(t, hand(t, json.RawMessage(example), 9, ""))
+	res := gamestest.MustScore(t, Engine{}, hand(t, json.RawMessage(example), 9, ""))
 	if got := pointsOf(res); got != "1:-416 2:0 3:0 4:0" {
 		t.Errorf("example points = %s", got)
 	}
@@ -714,7 +693,7 @@ func FuzzScore(f *testing.F) {
 	}
 	f.Add([]byte(`{"players":[{"player":1,"card_points":46,"tricks":3}],"dealer":4}`))
 	f.Add([]byte(`{"players":[{"player":1,"card_points":0,"tricks":0},{"player":2,"card_points":0,"tricks":0},{"player":3,"card_points":0,"tricks":0}],"dealer":1,"stock":{"card_points":0,"tricks":0},"verstoss_by":2}`))
-	rules := mustRules(f, "")
+	rules := gamestest.MustRules(f, Engine{}, "", "")
 	state := json.RawMessage(`{"tallies":{"1":"1400","2":"2973/2","3":"3","5":"1509"}}`)
 	f.Fuzz(func(t *testing.T, facts []byte) {
 		h := score.Hand{Seated: seatedFive, Session: 7, Date: score.Date{Year: 2025, Month: 3, Day: 9}, Rules: rules, State: state, Facts: facts}
@@ -757,7 +736,7 @@ func checkAccepted(t *testing.T, res score.Result) {
 }
 
 func BenchmarkScore(b *testing.B) {
-	rules := mustRules(b, "")
+	rules := gamestest.MustRules(b, Engine{}, "", "")
 	facts := mustJSON(b, exampleB)
 	state := json.RawMessage(`{"tallies":{"1":"400","2":"2973/2","3":"30","4":"0"},"round":1,"hands":3}`)
 	h := score.Hand{Seated: []int64{1, 2, 3, 4}, Session: 1, Date: score.Date{Year: 2025, Month: 3, Day: 9}, Rules: rules, State: state, Facts: facts}

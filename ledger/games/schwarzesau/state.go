@@ -118,7 +118,7 @@ func (st *State) settle(r Rules, h score.Hand, handPlayers []int64) (score.Event
 	st.LastPayout = p
 	st.Round++
 	st.Hands = 0
-	return score.Event{Type: "payout", Text: p.text(r.ThresholdBase), Players: payers, Recipients: p.Recipients, Amount: p.Cents}, true
+	return score.Event{Type: score.EventPayout, Text: p.text(r.ThresholdBase), Players: payers, Recipients: p.Recipients, Amount: p.Cents}, true
 }
 
 // text is the German sentence of the payout event.

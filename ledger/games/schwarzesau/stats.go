@@ -4,12 +4,13 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// Statistics keys; the package documentation lists when each is given.
+// Statistics keys; the package documentation lists when each is given. A
+// key that counts an event is spelt as the event type.
 const (
 	keySauTaken    = "sau_taken"
 	keyLost        = "lost"
 	keyDurchmarsch = "durchmarsch"
-	keyPayout      = "payout"
+	keyPayout      = string(score.EventPayout)
 )
 
 // callKeys are the keys of the doublings, in the order of calls.

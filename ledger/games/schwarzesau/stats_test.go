@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -91,7 +92,7 @@ func TestStats(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := mustScore(t, hand(t, mustJSON(t, tc.facts), 9, tc.state))
+			res := gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, tc.facts), 9, tc.state))
 			if !slices.Equal(res.Stats, tc.stats) {
 				t.Errorf("stats\n got %v\nwant %v", res.Stats, tc.stats)
 			}
@@ -103,7 +104,7 @@ func TestStats(t *testing.T) {
 func TestStatsSeatingOrder(t *testing.T) {
 	h := hand(t, mustJSON(t, exampleB), 9, "")
 	h.Seated = []int64{5, 3, 1, 2, 4}
-	res := mustScore(t, h)
+	res := gamestest.MustScore(t, Engine{}, h)
 	want := []score.Stat{st(3, "sub_said"), st(1, "kontra_said"), st(1, "lost"), st(1, "sau_taken"), st(2, "re_said")}
 	if !slices.Equal(res.Stats, want) {
 		t.Errorf("stats\n got %v\nwant %v", res.Stats, want)
@@ -116,7 +117,7 @@ func FuzzStats(f *testing.F) {
 	for _, tc := range scoreCases {
 		f.Add([]byte(mustJSON(f, tc.facts)))
 	}
-	rules := mustRules(f, "")
+	rules := gamestest.MustRules(f, Engine{}, "", "")
 	state := json.RawMessage(`{"tallies":{"1":"1400","2":"2973/2","3":"3","5":"1509","9":"1600"}}`)
 	f.Fuzz(func(t *testing.T, facts []byte) {
 		h := score.Hand{Seated: seatedFive, Session: 7, Date: score.Date{Year: 2025, Month: 3, Day: 9}, Rules: rules, State: state, Facts: facts}
