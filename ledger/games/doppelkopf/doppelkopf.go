@@ -1,25 +1,57 @@
 // Package doppelkopf scores Doppelkopf as rules/doppelkopf.md reads seed
-// 004: four active players out of 4 to 7 seated, 40 cards without nines,
-// 240 Augen, 10 tricks. Two presets: `house` (the seed's house rules, where
-// announcements double) and `ddv` (the DDV tournament valuation, where
-// announcements add). The winner is found by DDV rule 7.1 under both. The
-// table remembers the next dealer, the Bock rounds and the solos played per
-// player in the current session.
+// 004: four active players out of 4 to 7 seated, 240 Augen. Two presets:
+// `house` (the seed's house rules, where announcements double) and `ddv`
+// (the DDV tournament valuation, where announcements add). The winner is
+// found by DDV rule 7.1 under both. The table remembers the next dealer, the
+// Bock rounds and the solos played per player in the current session.
+//
+// # Deck
+//
+// Option `nines` chooses the pack. Off (`house`): the seed's 40 cards
+// without nines, 10 tricks. On (`ddv`): the DDV's 48 cards with nines (TSR
+// 2.2), 12 tricks. A rule set stored before the option existed plays with 40
+// cards. Both packs hold 240 Augen; every refusal that depends on the pack
+// names it ("with 48 cards (nines) ...", "with 40 cards (no nines) ...").
+//   - With 40 cards every trick holds at least 8 Augen (four Buben), so a
+//     party has 0 Augen exactly when it took no trick: Augen 1..7 and
+//     233..239 are refused, and `took_trick` may be omitted (it is derived
+//     from the Augen); when given it must agree.
+//   - With 48 cards a trick of four nines holds 0 Augen, so any split of the
+//     240 Augen may be recorded. A party with Augen took a trick; a party
+//     with 0 Augen may still have taken one or two tricks of nines, so for
+//     it the facts must say so (`took_trick`, or `tricks`), else the hand is
+//     refused.
+//   - `tricks` (optional, each party) counts a party's tricks; given for one
+//     party, the other's are the rest. The Augen must fit them: t tricks
+//     hold at least the lowest 4t cards of the pack and leave the other
+//     party at least the lowest cards of its tricks (with 48 cards: 0 Augen
+//     in at most 2 tricks, at most 44 Augen in 1).
+//   - Schwarz is judged by tricks, not Augen: a party that took no trick is
+//     schwarz (for the "schwarz" point and the Absage "schwarz"); with 48
+//     cards a party with 0 Augen and a trick of nines is not.
+//   - Only Asse and Zehnen make a trick of 40 Augen (a Doppelkopf), so a
+//     hand holds at most 4 Doppelköpfe. A Fuchs can be caught only where the
+//     Karo-Ass is trump (normal, Hochzeit, Armut, stille Hochzeit,
+//     Karo-Solo), a Karlchen only where the Kreuz-Bube is trump (not in a
+//     Damensolo or Fleischloser). Special points need a trick of the party
+//     that scores them.
+//   - With 48 cards a party's Augen and tricks must hold its Doppelköpfe,
+//     Füchse and Karlchen, counted by the cards: each Doppelkopf is a trick
+//     of four Asse or Zehnen (1 or 2 need 40 Augen each, 3 need 124, 4 need
+//     168); a Fuchs caught is a Karo-Ass (11) in a Doppelkopf or in a trick
+//     won by at least a Bube (13 Augen, 24 for both Füchse); the Karlchen is
+//     the Kreuz-Bube (2) in the party's last trick, which may also be the
+//     trick of its Füchse; and the other party keeps what its own need.
+//   - With 40 cards the house rules' bounds stay as they were, so that
+//     stored hands stay valid: 40 Augen for each Doppelkopf, a trick for a
+//     Fuchs or the Karlchen (the exact bound for 4 Doppelköpfe, 168, is not
+//     applied there); given tricks must hold the Doppelköpfe and leave a
+//     trick for a Fuchs or Karlchen outside them.
 //
 // Decisions where the rules are silent:
 //   - Facts name the Re party (players and Augen); the Kontra party is the
 //     other active players with 240 minus Re's Augen. Kontra's players and
 //     Augen may be given as well and must then agree.
-//   - Without nines every trick holds at least 8 Augen (four Buben), so a
-//     party has 0 Augen exactly when it took no trick: Augen 1..7 and
-//     233..239 are refused, and `took_trick` may be omitted (it is derived
-//     from the Augen); when given it must agree.
-//   - Only Asse and Zehnen make a trick of 40 Augen, so a hand holds at most
-//     4 Doppelköpfe, and a party needs 40 Augen for each of its Doppelköpfe.
-//     A Fuchs can be caught only where the Karo-Ass is trump (normal,
-//     Hochzeit, Armut, stille Hochzeit, Karo-Solo), a Karlchen only where the
-//     Kreuz-Bube is trump (not in a Damensolo or Fleischloser). Special
-//     points need a trick of the party that scores them.
 //   - Schweinchen may be recorded only with option `schweinchen` and only in
 //     a game where the Karo-Ass is trump; then at most one Fuchs is caught.
 //   - A Hochzeit whose Re party is one player found no partner and is the
@@ -174,6 +206,9 @@ type Rules struct {
 	Schmeissen bool `json:"schmeissen"`
 	// RevokerPaysAlone makes a revoker carry his party's whole loss.
 	RevokerPaysAlone bool `json:"revoker_pays_alone"`
+	// Nines plays with 48 cards (nines included, 12 tricks) instead of 40
+	// (10 tricks). A rule set stored without it plays with 40 cards.
+	Nines bool `json:"nines"`
 }
 
 // Presets are the named rule sets; "house" is the default.
@@ -191,6 +226,7 @@ var Presets = map[string]Rules{
 		Armut:               true,
 		Schmeissen:          true,
 		RevokerPaysAlone:    true,
+		Nines:               false,
 	},
 	"ddv": {
 		Preset:              "ddv",
@@ -205,6 +241,7 @@ var Presets = map[string]Rules{
 		Armut:               false,
 		Schmeissen:          false,
 		RevokerPaysAlone:    false,
+		Nines:               true,
 	},
 }
 
@@ -221,6 +258,7 @@ type Options struct {
 	Armut               *bool   `json:"armut"`
 	Schmeissen          *bool   `json:"schmeissen"`
 	RevokerPaysAlone    *bool   `json:"revoker_pays_alone"`
+	Nines               *bool   `json:"nines"`
 }
 
 // Rules resolves a preset ("" is "house") and option overrides into the
@@ -254,6 +292,7 @@ func applyOptions(r *Rules, o Options) error {
 	setBool(&r.Armut, o.Armut)
 	setBool(&r.Schmeissen, o.Schmeissen)
 	setBool(&r.RevokerPaysAlone, o.RevokerPaysAlone)
+	setBool(&r.Nines, o.Nines)
 	if o.BockRoundLength != nil {
 		n := *o.BockRoundLength
 		if n < 0 || n > maxBockRoundLength {
