@@ -2,8 +2,16 @@
 // 004: four active players out of 4 to 7 seated, 240 Augen. Two presets:
 // `house` (the seed's house rules, where announcements double) and `ddv`
 // (the DDV tournament valuation, where announcements add). The winner is
-// found by DDV rule 7.1 under both. The table remembers the next dealer, the
+// found by TSR 7.1 under both. The table remembers the next dealer, the
 // Bock rounds and the solos played per player in the current session.
+//
+// TSR is the Turnier-Spielregeln of the Deutscher Doppelkopf-Verband, here
+// the newest version found: "TSR, Stand 21.02.2026"
+// (https://doko-verband.de/wp-content/uploads/2026/04/Turnierspielregeln-Stand-2026-02-21.pdf,
+// read in the text copy Dokumente/Turnierspielregeln-Stand-2026-02-21.txt of
+// github.com/mannewolff/doppelkopf). By its section 11 it has been in force
+// since 1 July 2000 with changes to 2.1.3, 4.4.3, 5, 6, 8.2 and 9 only; its
+// section 7 (Spielbewertung) is that of 2000.
 //
 // # Deck
 //
@@ -44,9 +52,41 @@
 //     trick of its Füchse; and the other party keeps what its own need.
 //   - With 40 cards the house rules' bounds stay as they were, so that
 //     stored hands stay valid: 40 Augen for each Doppelkopf, a trick for a
-//     Fuchs or the Karlchen (the exact bound for 4 Doppelköpfe, 168, is not
-//     applied there); given tricks must hold the Doppelköpfe and leave a
-//     trick for a Fuchs or Karlchen outside them.
+//     Fuchs or the Karlchen (the exact bounds for 3 and 4 Doppelköpfe, 124
+//     and 168, are not applied there); given tricks must hold the
+//     Doppelköpfe and leave a trick for a Fuchs or Karlchen outside them.
+//
+// # No winner
+//
+// When both parties made Absagen and neither reached its goal, nobody won
+// (TSR 7.1.3). Option `no_winner_unter_gespielt` chooses how such a hand is
+// valued; each point goes to the party that earned it and they are netted
+// into "Spielwert für Re":
+//   - On (`ddv`): TSR 7.1.3, Stand 21.02.2026: "Erreichen beide Parteien
+//     ihr abgesagtes Ziel nicht, hat keine Partei gewonnen, und es werden
+//     nur die unter 7.2.2 (a) und 7.2.2 (e und f) genannten Punkte sowie
+//     Sonderpunkte vergeben." So 7.2.2 (a) without "gewonnen": "unter 90
+//     (60, 30) gespielt" to the party whose opponents stayed under 90 (60,
+//     30) ("schwarz gespielt" cannot happen: a party that took every trick
+//     reached its goal); under ddv 7.2.2 (e) and (f), "120 gegen keine 90"
+//     and its kin; and the special points (not "gegen die Kreuz-Damen",
+//     which needs a win). No Re, Kontra or Absage points (7.1.3 "nur";
+//     6.3.3).
+//   - Off (`house`, and every rule set stored before the option): 7.2.2 (a)
+//     is left out; under ddv the points reached against an Absage and the
+//     special points count, under house the special points only. This was
+//     the engine's reading of the TSR text valid from 1 July 2000 as
+//     transcribed in github.com/svenihoney/freedoko
+//     (doc/de/DDV_Turnierregeln.tex), which has no 7.1.3, only the sentence
+//     now numbered 6.3.3 that Absagen then do not raise the value. By the
+//     2026 text's section 11, section 7 has not changed since 2000, so the
+//     transcription most likely left 7.1.3 out.
+//
+// The readings differ only where a party stayed under 90 (60, 30), which
+// takes Absagen of different heights or, with 48 cards, a trick of nines:
+// when both parties said keine 90, both hold 90 to 150 Augen.
+//
+// # Other decisions
 //
 // Decisions where the rules are silent:
 //   - Facts name the Re party (players and Augen); the Kontra party is the
@@ -88,9 +128,8 @@
 //     party.
 //   - The value of a hand may turn negative through special points; it is
 //     settled as it stands (the losers then gain). When nobody won a solo,
-//     the netted points d (special points if counted; under ddv also the
-//     points reached against an Absage) settle like a solo: the soloist 3d,
-//     each opponent -d.
+//     the netted points d (see "No winner") settle like a solo (TSR 7.2.4):
+//     the soloist 3d, each opponent -d.
 //   - A revoke decides the winner under both presets (the revoker's party
 //     loses); the Augen, announcements and special points count as
 //     recorded.
@@ -209,56 +248,65 @@ type Rules struct {
 	// Nines plays with 48 cards (nines included, 12 tricks) instead of 40
 	// (10 tricks). A rule set stored without it plays with 40 cards.
 	Nines bool `json:"nines"`
+	// NoWinnerUnterGespielt: when neither party reached its goal, the party
+	// whose opponents stayed under 90 (60, 30) also gets "unter 90 (60, 30)
+	// gespielt" (TSR 7.1.3 with 7.2.2 (a)). Off, such a hand scores only the
+	// special points and, under ddv, the points reached against an Absage.
+	// A rule set stored without it scores as off.
+	NoWinnerUnterGespielt bool `json:"no_winner_unter_gespielt"`
 }
 
 // Presets are the named rule sets; "house" is the default.
 var Presets = map[string]Rules{
 	"house": {
-		Preset:              "house",
-		Valuation:           ValuationHouse,
-		GegenDieAltenInSolo: true,
-		SonderpunkteInSolo:  false,
-		SoloVerloren:        true,
-		Bock:                true,
-		BockRoundLength:     0,
-		BockTriggers:        TriggersEach,
-		Schweinchen:         true,
-		Armut:               true,
-		Schmeissen:          true,
-		RevokerPaysAlone:    true,
-		Nines:               false,
+		Preset:                "house",
+		Valuation:             ValuationHouse,
+		GegenDieAltenInSolo:   true,
+		SonderpunkteInSolo:    false,
+		SoloVerloren:          true,
+		Bock:                  true,
+		BockRoundLength:       0,
+		BockTriggers:          TriggersEach,
+		Schweinchen:           true,
+		Armut:                 true,
+		Schmeissen:            true,
+		RevokerPaysAlone:      true,
+		Nines:                 false,
+		NoWinnerUnterGespielt: false,
 	},
 	"ddv": {
-		Preset:              "ddv",
-		Valuation:           ValuationDDV,
-		GegenDieAltenInSolo: false,
-		SonderpunkteInSolo:  false,
-		SoloVerloren:        false,
-		Bock:                false,
-		BockRoundLength:     0,
-		BockTriggers:        TriggersEach,
-		Schweinchen:         false,
-		Armut:               false,
-		Schmeissen:          false,
-		RevokerPaysAlone:    false,
-		Nines:               true,
+		Preset:                "ddv",
+		Valuation:             ValuationDDV,
+		GegenDieAltenInSolo:   false,
+		SonderpunkteInSolo:    false,
+		SoloVerloren:          false,
+		Bock:                  false,
+		BockRoundLength:       0,
+		BockTriggers:          TriggersEach,
+		Schweinchen:           false,
+		Armut:                 false,
+		Schmeissen:            false,
+		RevokerPaysAlone:      false,
+		Nines:                 true,
+		NoWinnerUnterGespielt: true,
 	},
 }
 
 // Options are the overrides a table may set on a preset; every field is
 // optional.
 type Options struct {
-	GegenDieAltenInSolo *bool   `json:"gegen_die_alten_in_solo"`
-	SonderpunkteInSolo  *bool   `json:"sonderpunkte_in_solo"`
-	SoloVerloren        *bool   `json:"solo_verloren"`
-	Bock                *bool   `json:"bock"`
-	BockRoundLength     *int    `json:"bock_round_length"`
-	BockTriggers        *string `json:"bock_triggers"`
-	Schweinchen         *bool   `json:"schweinchen"`
-	Armut               *bool   `json:"armut"`
-	Schmeissen          *bool   `json:"schmeissen"`
-	RevokerPaysAlone    *bool   `json:"revoker_pays_alone"`
-	Nines               *bool   `json:"nines"`
+	GegenDieAltenInSolo   *bool   `json:"gegen_die_alten_in_solo"`
+	SonderpunkteInSolo    *bool   `json:"sonderpunkte_in_solo"`
+	SoloVerloren          *bool   `json:"solo_verloren"`
+	Bock                  *bool   `json:"bock"`
+	BockRoundLength       *int    `json:"bock_round_length"`
+	BockTriggers          *string `json:"bock_triggers"`
+	Schweinchen           *bool   `json:"schweinchen"`
+	Armut                 *bool   `json:"armut"`
+	Schmeissen            *bool   `json:"schmeissen"`
+	RevokerPaysAlone      *bool   `json:"revoker_pays_alone"`
+	Nines                 *bool   `json:"nines"`
+	NoWinnerUnterGespielt *bool   `json:"no_winner_unter_gespielt"`
 }
 
 // Rules resolves a preset ("" is "house") and option overrides into the
@@ -293,6 +341,7 @@ func applyOptions(r *Rules, o Options) error {
 	setBool(&r.Schmeissen, o.Schmeissen)
 	setBool(&r.RevokerPaysAlone, o.RevokerPaysAlone)
 	setBool(&r.Nines, o.Nines)
+	setBool(&r.NoWinnerUnterGespielt, o.NoWinnerUnterGespielt)
 	if o.BockRoundLength != nil {
 		n := *o.BockRoundLength
 		if n < 0 || n > maxBockRoundLength {
