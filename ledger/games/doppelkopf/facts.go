@@ -457,12 +457,17 @@ func checkAugen(hd *hand, d deck, re, kontra PartyFacts) error {
 }
 
 // checkAugenFit checks that Re's Augen a fit the tricks the parties took.
+// The refusal lists every Augen Re could hold with the tricks given.
 func checkAugenFit(d deck, a int, reRange, kontraRange trickRange, re, kontra PartyFacts, reTricks *int) error {
-	spans := d.reSpans(reRange, kontraRange, content{}, content{})
-	switch {
-	case inSpans(a, spans):
+	if inSpans(a, d.reSpans(reRange, kontraRange, content{}, content{})) {
 		return nil
-	case re.Tricks != nil || kontra.Tricks != nil:
+	}
+	all := trickRange{0, d.tricks()}
+	if reTricks != nil {
+		all = trickRange{*reTricks, *reTricks}
+	}
+	spans := d.reSpans(all, trickRange{0, d.tricks()}, content{}, content{})
+	if re.Tricks != nil || kontra.Tricks != nil {
 		field := "facts.re.tricks"
 		if re.Tricks == nil {
 			field = "facts.kontra.tricks"
@@ -615,11 +620,11 @@ func checkContent(hd *hand, d deck, re, kontra PartyFacts) error {
 		key, name, c, s = "kontra", "Kontra", kontraC, hd.kontra
 	}
 	need := max(c.tricksNeeded(), s.tricks.lo)
-	msg := fmt.Sprintf("%s %s needs at least %s", d.name(), c, plural(need, "trick", "tricks"))
+	msg := fmt.Sprintf("%s for %s %s needs at least %s", d.name(), c, name, plural(need, "trick", "tricks"))
 	if least, ok := d.minAugen(need, c); ok && d.nines {
 		msg += fmt.Sprintf(" holding %d Augen", least)
 	}
-	msg += fmt.Sprintf("; %s has %d Augen", name, s.augen)
+	msg += fmt.Sprintf(", got %d Augen", s.augen)
 	if s.tricks.known() {
 		msg += " in " + plural(s.tricks.lo, "trick", "tricks")
 	}
