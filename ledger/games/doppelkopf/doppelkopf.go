@@ -1,25 +1,97 @@
 // Package doppelkopf scores Doppelkopf as README.md in this package reads
-// it: four active players out of 4 to 7 seated, 40 cards without nines,
-// 240 Augen, 10 tricks. Two presets: `house` (the seed's house rules, where
-// announcements double) and `ddv` (the DDV tournament valuation, where
-// announcements add). The winner is found by DDV rule 7.1 under both. The
-// table remembers the next dealer, the Bock rounds and the solos played per
-// player in the current session.
+// it: four active players out of 4 to 7 seated, 240 Augen. Two presets:
+// `house` (the seed's house rules, where announcements double) and `ddv`
+// (the DDV tournament valuation, where announcements add). The winner is
+// found by TSR 7.1 under both. The table remembers the next dealer, the
+// Bock rounds and the solos played per player in the current session.
+//
+// TSR is the Turnier-Spielregeln of the Deutscher Doppelkopf-Verband, here
+// the newest version found: "TSR, Stand 21.02.2026"
+// (https://doko-verband.de/wp-content/uploads/2026/04/Turnierspielregeln-Stand-2026-02-21.pdf,
+// read in the text copy Dokumente/Turnierspielregeln-Stand-2026-02-21.txt of
+// github.com/mannewolff/doppelkopf). By its section 11 it has been in force
+// since 1 July 2000 with changes to 2.1.3, 4.4.3, 5, 6, 8.2 and 9 only; its
+// section 7 (Spielbewertung) is that of 2000.
+//
+// # Deck
+//
+// Option `nines` chooses the pack. Off (`house`): the seed's 40 cards
+// without nines, 10 tricks. On (`ddv`): the DDV's 48 cards with nines (TSR
+// 2.2), 12 tricks. A rule set stored before the option existed plays with 40
+// cards. Both packs hold 240 Augen; every refusal that depends on the pack
+// names it ("with 48 cards (nines) ...", "with 40 cards (no nines) ...").
+//   - With 40 cards every trick holds at least 8 Augen (four Buben), so a
+//     party has 0 Augen exactly when it took no trick: Augen 1..7 and
+//     233..239 are refused, and `took_trick` may be omitted (it is derived
+//     from the Augen); when given it must agree.
+//   - With 48 cards a trick of four nines holds 0 Augen, so any split of the
+//     240 Augen may be recorded. A party with Augen took a trick; a party
+//     with 0 Augen may still have taken one or two tricks of nines, so for
+//     it the facts must say so (`took_trick`, or `tricks`), else the hand is
+//     refused.
+//   - `tricks` (optional, each party) counts a party's tricks; given for one
+//     party, the other's are the rest. The Augen must fit them: t tricks
+//     hold at least the lowest 4t cards of the pack and leave the other
+//     party at least the lowest cards of its tricks (with 48 cards: 0 Augen
+//     in at most 2 tricks, at most 44 Augen in 1).
+//   - Schwarz is judged by tricks, not Augen: a party that took no trick is
+//     schwarz (for the "schwarz" point and the Absage "schwarz"); with 48
+//     cards a party with 0 Augen and a trick of nines is not.
+//   - Only Asse and Zehnen make a trick of 40 Augen (a Doppelkopf), so a
+//     hand holds at most 4 Doppelköpfe. A Fuchs can be caught only where the
+//     Karo-Ass is trump (normal, Hochzeit, Armut, stille Hochzeit,
+//     Karo-Solo), a Karlchen only where the Kreuz-Bube is trump (not in a
+//     Damensolo or Fleischloser). Special points need a trick of the party
+//     that scores them.
+//   - With 48 cards a party's Augen and tricks must hold its Doppelköpfe,
+//     Füchse and Karlchen, counted by the cards: each Doppelkopf is a trick
+//     of four Asse or Zehnen (1 or 2 need 40 Augen each, 3 need 124, 4 need
+//     168); a Fuchs caught is a Karo-Ass (11) in a Doppelkopf or in a trick
+//     won by at least a Bube (13 Augen, 24 for both Füchse); the Karlchen is
+//     the Kreuz-Bube (2) in the party's last trick, which may also be the
+//     trick of its Füchse; and the other party keeps what its own need.
+//   - With 40 cards the house rules' bounds stay as they were, so that
+//     stored hands stay valid: 40 Augen for each Doppelkopf, a trick for a
+//     Fuchs or the Karlchen (the exact bounds for 3 and 4 Doppelköpfe, 124
+//     and 168, are not applied there); given tricks must hold the
+//     Doppelköpfe and leave a trick for a Fuchs or Karlchen outside them.
+//
+// # No winner
+//
+// When both parties made Absagen and neither reached its goal, nobody won
+// (TSR 7.1.3). Option `no_winner_unter_gespielt` chooses how such a hand is
+// valued; each point goes to the party that earned it and they are netted
+// into "Spielwert für Re":
+//   - On (`ddv`): TSR 7.1.3, Stand 21.02.2026: "Erreichen beide Parteien
+//     ihr abgesagtes Ziel nicht, hat keine Partei gewonnen, und es werden
+//     nur die unter 7.2.2 (a) und 7.2.2 (e und f) genannten Punkte sowie
+//     Sonderpunkte vergeben." So 7.2.2 (a) without "gewonnen": "unter 90
+//     (60, 30) gespielt" to the party whose opponents stayed under 90 (60,
+//     30) ("schwarz gespielt" cannot happen: a party that took every trick
+//     reached its goal); under ddv 7.2.2 (e) and (f), "120 gegen keine 90"
+//     and its kin; and the special points (not "gegen die Kreuz-Damen",
+//     which needs a win). No Re, Kontra or Absage points (7.1.3 "nur";
+//     6.3.3).
+//   - Off (`house`, and every rule set stored before the option): 7.2.2 (a)
+//     is left out; under ddv the points reached against an Absage and the
+//     special points count, under house the special points only. This was
+//     the engine's reading of the TSR text valid from 1 July 2000 as
+//     transcribed in github.com/svenihoney/freedoko
+//     (doc/de/DDV_Turnierregeln.tex), which has no 7.1.3, only the sentence
+//     now numbered 6.3.3 that Absagen then do not raise the value. By the
+//     2026 text's section 11, section 7 has not changed since 2000, so the
+//     transcription most likely left 7.1.3 out.
+//
+// The readings differ only where a party stayed under 90 (60, 30), which
+// takes Absagen of different heights or, with 48 cards, a trick of nines:
+// when both parties said keine 90, both hold 90 to 150 Augen.
+//
+// # Other decisions
 //
 // Decisions where the rules are silent:
 //   - Facts name the Re party (players and Augen); the Kontra party is the
 //     other active players with 240 minus Re's Augen. Kontra's players and
 //     Augen may be given as well and must then agree.
-//   - Without nines every trick holds at least 8 Augen (four Buben), so a
-//     party has 0 Augen exactly when it took no trick: Augen 1..7 and
-//     233..239 are refused, and `took_trick` may be omitted (it is derived
-//     from the Augen); when given it must agree.
-//   - Only Asse and Zehnen make a trick of 40 Augen, so a hand holds at most
-//     4 Doppelköpfe, and a party needs 40 Augen for each of its Doppelköpfe.
-//     A Fuchs can be caught only where the Karo-Ass is trump (normal,
-//     Hochzeit, Armut, stille Hochzeit, Karo-Solo), a Karlchen only where the
-//     Kreuz-Bube is trump (not in a Damensolo or Fleischloser). Special
-//     points need a trick of the party that scores them.
 //   - Schweinchen may be recorded only with option `schweinchen` and only in
 //     a game where the Karo-Ass is trump; then at most one Fuchs is caught.
 //   - A Hochzeit whose Re party is one player found no partner and is the
@@ -56,9 +128,8 @@
 //     party.
 //   - The value of a hand may turn negative through special points; it is
 //     settled as it stands (the losers then gain). When nobody won a solo,
-//     the netted points d (special points if counted; under ddv also the
-//     points reached against an Absage) settle like a solo: the soloist 3d,
-//     each opponent -d.
+//     the netted points d (see "No winner") settle like a solo (TSR 7.2.4):
+//     the soloist 3d, each opponent -d.
 //   - A revoke decides the winner under both presets (the revoker's party
 //     loses); the Augen, announcements and special points count as
 //     recorded.
@@ -182,53 +253,68 @@ type Rules struct {
 	Schmeissen bool `json:"schmeissen"`
 	// RevokerPaysAlone makes a revoker carry his party's whole loss.
 	RevokerPaysAlone bool `json:"revoker_pays_alone"`
+	// Nines plays with 48 cards (nines included, 12 tricks) instead of 40
+	// (10 tricks). A rule set stored without it plays with 40 cards.
+	Nines bool `json:"nines"`
+	// NoWinnerUnterGespielt: when neither party reached its goal, the party
+	// whose opponents stayed under 90 (60, 30) also gets "unter 90 (60, 30)
+	// gespielt" (TSR 7.1.3 with 7.2.2 (a)). Off, such a hand scores only the
+	// special points and, under ddv, the points reached against an Absage.
+	// A rule set stored without it scores as off.
+	NoWinnerUnterGespielt bool `json:"no_winner_unter_gespielt"`
 }
 
 // Presets are the named rule sets; "house" is the default.
 var Presets = map[string]Rules{
 	"house": {
-		Preset:              "house",
-		Valuation:           ValuationHouse,
-		GegenDieAltenInSolo: true,
-		SonderpunkteInSolo:  false,
-		SoloVerloren:        true,
-		Bock:                true,
-		BockRoundLength:     0,
-		BockTriggers:        TriggersEach,
-		Schweinchen:         true,
-		Armut:               true,
-		Schmeissen:          true,
-		RevokerPaysAlone:    true,
+		Preset:                "house",
+		Valuation:             ValuationHouse,
+		GegenDieAltenInSolo:   true,
+		SonderpunkteInSolo:    false,
+		SoloVerloren:          true,
+		Bock:                  true,
+		BockRoundLength:       0,
+		BockTriggers:          TriggersEach,
+		Schweinchen:           true,
+		Armut:                 true,
+		Schmeissen:            true,
+		RevokerPaysAlone:      true,
+		Nines:                 false,
+		NoWinnerUnterGespielt: false,
 	},
 	"ddv": {
-		Preset:              "ddv",
-		Valuation:           ValuationDDV,
-		GegenDieAltenInSolo: false,
-		SonderpunkteInSolo:  false,
-		SoloVerloren:        false,
-		Bock:                false,
-		BockRoundLength:     0,
-		BockTriggers:        TriggersEach,
-		Schweinchen:         false,
-		Armut:               false,
-		Schmeissen:          false,
-		RevokerPaysAlone:    false,
+		Preset:                "ddv",
+		Valuation:             ValuationDDV,
+		GegenDieAltenInSolo:   false,
+		SonderpunkteInSolo:    false,
+		SoloVerloren:          false,
+		Bock:                  false,
+		BockRoundLength:       0,
+		BockTriggers:          TriggersEach,
+		Schweinchen:           false,
+		Armut:                 false,
+		Schmeissen:            false,
+		RevokerPaysAlone:      false,
+		Nines:                 true,
+		NoWinnerUnterGespielt: true,
 	},
 }
 
 // Options are the overrides a table may set on a preset; every field is
 // optional.
 type Options struct {
-	GegenDieAltenInSolo *bool   `json:"gegen_die_alten_in_solo"`
-	SonderpunkteInSolo  *bool   `json:"sonderpunkte_in_solo"`
-	SoloVerloren        *bool   `json:"solo_verloren"`
-	Bock                *bool   `json:"bock"`
-	BockRoundLength     *int    `json:"bock_round_length"`
-	BockTriggers        *string `json:"bock_triggers"`
-	Schweinchen         *bool   `json:"schweinchen"`
-	Armut               *bool   `json:"armut"`
-	Schmeissen          *bool   `json:"schmeissen"`
-	RevokerPaysAlone    *bool   `json:"revoker_pays_alone"`
+	GegenDieAltenInSolo   *bool   `json:"gegen_die_alten_in_solo"`
+	SonderpunkteInSolo    *bool   `json:"sonderpunkte_in_solo"`
+	SoloVerloren          *bool   `json:"solo_verloren"`
+	Bock                  *bool   `json:"bock"`
+	BockRoundLength       *int    `json:"bock_round_length"`
+	BockTriggers          *string `json:"bock_triggers"`
+	Schweinchen           *bool   `json:"schweinchen"`
+	Armut                 *bool   `json:"armut"`
+	Schmeissen            *bool   `json:"schmeissen"`
+	RevokerPaysAlone      *bool   `json:"revoker_pays_alone"`
+	Nines                 *bool   `json:"nines"`
+	NoWinnerUnterGespielt *bool   `json:"no_winner_unter_gespielt"`
 }
 
 // Rules resolves a preset ("" is "house") and option overrides into the
@@ -262,6 +348,8 @@ func applyOptions(r *Rules, o Options) error {
 	setBool(&r.Armut, o.Armut)
 	setBool(&r.Schmeissen, o.Schmeissen)
 	setBool(&r.RevokerPaysAlone, o.RevokerPaysAlone)
+	setBool(&r.Nines, o.Nines)
+	setBool(&r.NoWinnerUnterGespielt, o.NoWinnerUnterGespielt)
 	if o.BockRoundLength != nil {
 		n := *o.BockRoundLength
 		if n < 0 || n > maxBockRoundLength {

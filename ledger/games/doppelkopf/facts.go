@@ -48,7 +48,6 @@ var levelLabels = []string{"", "", "keine 90", "keine 60", "keine 30", "schwarz"
 
 const (
 	totalAugen        = 240
-	minTrickAugen     = 8  // four Buben
 	doppelkopfAugen   = 40 // a trick of Asse and Zehnen only
 	maxDoppelkoepfe   = 4  // 8 Asse + 8 Zehnen make at most 4 such tricks
 	maxFuechse        = 2
@@ -88,8 +87,13 @@ type PartyFacts struct {
 	// Augen the party took (0..240); required for Re.
 	Augen *int `json:"augen,omitempty"`
 	// TookTrick says the party took at least one trick; derived from the
-	// Augen when omitted.
+	// Augen or the tricks when omitted. With 48 cards a party with 0 Augen
+	// may have taken a trick of four nines, so then it (or tricks) must be
+	// given.
 	TookTrick *bool `json:"took_trick,omitempty"`
+	// Tricks counts the tricks the party took (0..10 with 40 cards, 0..12
+	// with 48); optional. Given for one party, the other's are the rest.
+	Tricks *int `json:"tricks,omitempty"`
 	// Announced is the highest level said: none, re (kontra), keine90,
 	// keine60, keine30, schwarz.
 	Announced string `json:"announced,omitempty"`
@@ -131,6 +135,7 @@ type side struct {
 	players    []int64
 	augen      int
 	tookTrick  bool
+	tricks     trickRange
 	level      int
 	doppelkopf int
 	fuchs      int
@@ -214,6 +219,7 @@ func kreuzBubeTrump(game string) bool {
 // returns the hand to score.
 func validate(f Facts, r Rules, seated []int64, nextDealer int64) (hand, error) {
 	hd := hand{game: f.Game, suit: f.Suit}
+	d := deckOf(r)
 	if err := checkGame(f, r); err != nil {
 		return hand{}, err
 	}
@@ -236,7 +242,7 @@ func validate(f Facts, r Rules, seated []int64, nextDealer int64) (hand, error) 
 	if err := checkParties(&hd, *f.Re, kontraFacts); err != nil {
 		return hand{}, err
 	}
-	if err := checkAugen(&hd, *f.Re, kontraFacts); err != nil {
+	if err := checkAugen(&hd, d, *f.Re, kontraFacts); err != nil {
 		return hand{}, err
 	}
 	if err := checkAnnouncements(&hd, *f.Re, kontraFacts); err != nil {
@@ -245,7 +251,7 @@ func validate(f Facts, r Rules, seated []int64, nextDealer int64) (hand, error) 
 	if err := checkExtras(&hd, r, f); err != nil {
 		return hand{}, err
 	}
-	if err := checkSpecials(&hd, r, f, *f.Re, kontraFacts); err != nil {
+	if err := checkSpecials(&hd, d, r, f, *f.Re, kontraFacts); err != nil {
 		return hand{}, err
 	}
 	return hd, nil
@@ -413,45 +419,132 @@ func checkKontraPlayers(hd *hand, named []int64) error {
 	return nil
 }
 
-func checkAugen(hd *hand, re, kontra PartyFacts) error {
+func checkAugen(hd *hand, d deck, re, kontra PartyFacts) error {
 	if re.Augen == nil {
 		return score.Invalid("facts.re.augen", "is required: the Re party's Augen, 0..240")
 	}
 	a := *re.Augen
 	if a < 0 || a > totalAugen {
-		return score.Invalid("facts.re.augen", "must be between 0 and 240, got %d", a)
+		return score.Invalid("facts.re.augen", "%s a hand holds 240 Augen, so Re has 0 to 240, got %d", d.name(), a)
 	}
-	if a > 0 && a < minTrickAugen {
-		return score.Invalid("facts.re.augen", "every trick holds at least 8 Augen (no nines), so Re has 0 or at least 8, got %d", a)
-	}
-	if a > totalAugen-minTrickAugen && a < totalAugen {
-		return score.Invalid("facts.re.augen", "every trick holds at least 8 Augen (no nines), so Kontra cannot have %d", totalAugen-a)
-	}
-	if kontra.Augen != nil && (*kontra.Augen < 0 || *kontra.Augen > totalAugen) {
-		return score.Invalid("facts.kontra.augen", "must be between 0 and 240, got %d", *kontra.Augen)
-	}
-	if kontra.Augen != nil && *kontra.Augen+a != totalAugen {
-		return score.Invalid("facts.kontra.augen", "Augen add up to %d, need 240", *kontra.Augen+a)
-	}
-	hd.re.augen, hd.kontra.augen = a, totalAugen-a
-	hd.re.tookTrick, hd.kontra.tookTrick = a > 0, a < totalAugen
-	if err := checkTookTrick("facts.re.took_trick", "Re", re.TookTrick, hd.re.augen); err != nil {
+	reTricks, kontraTricks, err := checkTricks(d, re.Tricks, kontra.Tricks)
+	if err != nil {
 		return err
 	}
-	return checkTookTrick("facts.kontra.took_trick", "Kontra", kontra.TookTrick, hd.kontra.augen)
+	// First the Augen against the tricks as far as the Augen tell them.
+	reRange := trickRangeOf(d, reTricks, a > 0, !d.nines)
+	kontraRange := trickRangeOf(d, kontraTricks, a < totalAugen, !d.nines)
+	if err := checkAugenFit(d, a, reRange, kontraRange, re, kontra, reTricks); err != nil {
+		return err
+	}
+	if kontra.Augen != nil && (*kontra.Augen < 0 || *kontra.Augen > totalAugen) {
+		return score.Invalid("facts.kontra.augen", "%s a hand holds 240 Augen, so Kontra has 0 to 240, got %d", d.name(), *kontra.Augen)
+	}
+	if kontra.Augen != nil && *kontra.Augen+a != totalAugen {
+		return score.Invalid("facts.kontra.augen", "%s the Augen add up to %d, need 240", d.name(), *kontra.Augen+a)
+	}
+	hd.re.augen, hd.kontra.augen = a, totalAugen-a
+	if hd.re.tookTrick, err = tookTrick(d, "re", "Re", re.TookTrick, reTricks, hd.re.augen); err != nil {
+		return err
+	}
+	if hd.kontra.tookTrick, err = tookTrick(d, "kontra", "Kontra", kontra.TookTrick, kontraTricks, hd.kontra.augen); err != nil {
+		return err
+	}
+	// Then against the tricks as the facts tell them.
+	hd.re.tricks = trickRangeOf(d, reTricks, hd.re.tookTrick, true)
+	hd.kontra.tricks = trickRangeOf(d, kontraTricks, hd.kontra.tookTrick, true)
+	return checkAugenFit(d, a, hd.re.tricks, hd.kontra.tricks, re, kontra, reTricks)
 }
 
-func checkTookTrick(field, name string, given *bool, augen int) error {
-	if given == nil {
+// checkAugenFit checks that Re's Augen a fit the tricks the parties took.
+// The refusal lists every Augen Re could hold with the tricks given.
+func checkAugenFit(d deck, a int, reRange, kontraRange trickRange, re, kontra PartyFacts, reTricks *int) error {
+	if inSpans(a, d.reSpans(reRange, kontraRange, content{}, content{})) {
 		return nil
 	}
-	if *given && augen == 0 {
-		return score.Invalid(field, "%s has no Augen, so it took no trick (every trick holds at least 8 Augen)", name)
+	all := trickRange{0, d.tricks()}
+	if reTricks != nil {
+		all = trickRange{*reTricks, *reTricks}
 	}
-	if !*given && augen > 0 {
-		return score.Invalid(field, "%s has %d Augen, so it took a trick", name, augen)
+	spans := d.reSpans(all, trickRange{0, d.tricks()}, content{}, content{})
+	if re.Tricks != nil || kontra.Tricks != nil {
+		field := "facts.re.tricks"
+		if re.Tricks == nil {
+			field = "facts.kontra.tricks"
+		}
+		return score.Invalid(field, "%s Re taking %d of the %d tricks holds %s Augen, got %d",
+			d.name(), *reTricks, d.tricks(), spansText(spans), a)
 	}
-	return nil
+	return score.Invalid("facts.re.augen", "%s %s, so Re has %s Augen, got %d",
+		d.name(), d.trickFloor(), spansText(spans), a)
+}
+
+// checkTricks checks the tricks given for the parties and derives the one
+// not given from the other.
+func checkTricks(d deck, re, kontra *int) (*int, *int, error) {
+	n := d.tricks()
+	for _, p := range []struct {
+		field, name string
+		tricks      *int
+	}{{"facts.re.tricks", "Re", re}, {"facts.kontra.tricks", "Kontra", kontra}} {
+		if p.tricks != nil && (*p.tricks < 0 || *p.tricks > n) {
+			return nil, nil, score.Invalid(p.field, "%s a hand has %d tricks, so %s took 0 to %d, got %d", d.name(), n, p.name, n, *p.tricks)
+		}
+	}
+	switch {
+	case re != nil && kontra != nil && *re+*kontra != n:
+		return nil, nil, score.Invalid("facts.kontra.tricks", "%s a hand has %d tricks, got %d for Re and %d for Kontra", d.name(), n, *re, *kontra)
+	case re != nil && kontra == nil:
+		k := n - *re
+		kontra = &k
+	case re == nil && kontra != nil:
+		r := n - *kontra
+		re = &r
+	}
+	return re, kontra, nil
+}
+
+// tookTrick says whether a party took a trick: from its tricks, from
+// took_trick, or from its Augen. With 40 cards a party took a trick exactly
+// when it has Augen; with 48 a party with 0 Augen may have taken tricks of
+// four nines, so the facts must say.
+func tookTrick(d deck, key, name string, given *bool, tricks *int, augen int) (bool, error) {
+	field := "facts." + key + ".took_trick"
+	switch {
+	case tricks != nil:
+		took := *tricks > 0
+		if given != nil && *given != took {
+			return false, score.Invalid(field, "%s %s took %s, so took_trick is %t", d.name(), name, plural(*tricks, "trick", "tricks"), took)
+		}
+		return took, nil
+	case given != nil && !*given && augen > 0:
+		return false, score.Invalid(field, "%s %s has %d Augen, so it took a trick", d.name(), name, augen)
+	case given != nil && *given && augen == 0 && !d.nines:
+		return false, score.Invalid(field, "%s %s has no Augen, so it took no trick (%s)", d.name(), name, d.trickFloor())
+	case given != nil:
+		return *given, nil
+	case augen > 0:
+		return true, nil
+	case !d.nines:
+		return false, nil
+	}
+	return false, score.Invalid(field, "%s %s may have 0 Augen and still have taken a trick of four nines: say whether it took one (took_trick or tricks)", d.name(), name)
+}
+
+// trickRangeOf is the tricks a party may have taken: its tricks when
+// known, else at least one when it took a trick, else none when sure is set
+// (with 48 cards a party with 0 Augen may still have taken a trick of four
+// nines, so its took_trick is not sure until the facts say).
+func trickRangeOf(d deck, tricks *int, took, sure bool) trickRange {
+	switch {
+	case tricks != nil:
+		return trickRange{*tricks, *tricks}
+	case took:
+		return trickRange{1, d.tricks()}
+	case sure:
+		return trickRange{0, 0}
+	}
+	return trickRange{0, d.tricks()}
 }
 
 func checkAnnouncements(hd *hand, re, kontra PartyFacts) error {
@@ -479,39 +572,66 @@ func parseLevel(field, word, s string) (int, error) {
 	return 0, score.Invalid(field, "must be one of none, %s, keine90, keine60, keine30, schwarz, got %q", word, s)
 }
 
-func checkSpecials(hd *hand, r Rules, f Facts, re, kontra PartyFacts) error {
+func checkSpecials(hd *hand, d deck, r Rules, f Facts, re, kontra PartyFacts) error {
 	allowed := !hd.solo || r.SonderpunkteInSolo
 	for _, p := range []struct {
 		name  string
 		facts PartyFacts
 		side  *side
 	}{{"re", re, &hd.re}, {"kontra", kontra, &hd.kontra}} {
-		if err := checkPartySpecials(p.name, p.facts, *p.side, allowed, hd.game, hd.suit); err != nil {
+		if err := checkPartySpecials(d, p.name, p.facts, *p.side, allowed, hd.game, hd.suit); err != nil {
 			return err
 		}
 		p.side.doppelkopf, p.side.fuchs, p.side.karlchen = p.facts.Doppelkopf, p.facts.FuchsGefangen, p.facts.Karlchen
 	}
 	if n := re.Doppelkopf + kontra.Doppelkopf; n > maxDoppelkoepfe {
-		return score.Invalid("facts.kontra.doppelkopf", "at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d in total", n)
+		return score.Invalid("facts.kontra.doppelkopf", "%s at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d in total", d.name(), n)
 	}
-	fuchsMax := maxFuechse
+	fuchsMax, why := maxFuechse, "there are 2 Karo-Asse"
 	if f.Schweinchen != nil {
-		fuchsMax = 1
+		fuchsMax, why = 1, "Schweinchen: the Schwein is not a Fuchs"
 	}
 	if n := re.FuchsGefangen + kontra.FuchsGefangen; n > fuchsMax {
 		field := "facts.kontra.fuchs_gefangen"
 		if re.FuchsGefangen > fuchsMax {
 			field = "facts.re.fuchs_gefangen"
 		}
-		return score.Invalid(field, "at most %d Füchse can be caught in this hand (Schweinchen: the Schwein is not a Fuchs), got %d in total", fuchsMax, n)
+		return score.Invalid(field, "%s at most %d Füchse can be caught in this hand (%s), got %d in total", d.name(), fuchsMax, why, n)
 	}
 	if re.Karlchen && kontra.Karlchen {
-		return score.Invalid("facts.kontra.karlchen", "there is one Karlchen per hand, and Re already has it")
+		return score.Invalid("facts.kontra.karlchen", "%s there is one Karlchen (the last trick) per hand, and Re already has it", d.name())
 	}
-	return nil
+	return checkContent(hd, d, re, kontra)
 }
 
-func checkPartySpecials(name string, p PartyFacts, s side, allowed bool, game, suit string) error {
+// checkContent checks that each party's Augen and tricks can hold its
+// Doppelköpfe, Füchse and Karlchen, and leave the other party enough for
+// its own. With 48 cards the cards are counted (see deck.minAugen); with
+// 40 only the tricks they need.
+func checkContent(hd *hand, d deck, re, kontra PartyFacts) error {
+	reC, kontraC := contentOf(re), contentOf(kontra)
+	a := hd.re.augen
+	if inSpans(a, d.reSpans(hd.re.tricks, hd.kontra.tricks, reC, kontraC)) {
+		return nil
+	}
+	// Blame Kontra's content when Re's alone fits, else Re's.
+	key, name, c, s := "re", "Re", reC, hd.re
+	if inSpans(a, d.reSpans(hd.re.tricks, hd.kontra.tricks, reC, content{})) {
+		key, name, c, s = "kontra", "Kontra", kontraC, hd.kontra
+	}
+	need := max(c.tricksNeeded(), s.tricks.lo)
+	msg := fmt.Sprintf("%s for %s %s needs at least %s", d.name(), c, name, plural(need, "trick", "tricks"))
+	if least, ok := d.minAugen(need, c); ok && d.nines {
+		msg += fmt.Sprintf(" holding %d Augen", least)
+	}
+	msg += fmt.Sprintf(", got %d Augen", s.augen)
+	if s.tricks.known() {
+		msg += " in " + plural(s.tricks.lo, "trick", "tricks")
+	}
+	return score.Invalid("facts."+key+"."+firstSpecial(PartyFacts{Doppelkopf: c.doppelkopf, FuchsGefangen: c.fuchs, Karlchen: c.karlchen}), "%s", msg)
+}
+
+func checkPartySpecials(d deck, name string, p PartyFacts, s side, allowed bool, game, suit string) error {
 	field := "facts." + name + "."
 	title := strings.ToUpper(name[:1]) + name[1:]
 	if p.Doppelkopf < 0 || p.FuchsGefangen < 0 {
@@ -528,25 +648,27 @@ func checkPartySpecials(name string, p PartyFacts, s side, allowed bool, game, s
 		return score.Invalid(field+firstSpecial(p), "special points do not count in a solo (option sonderpunkte_in_solo is off)")
 	}
 	if p.Doppelkopf > maxDoppelkoepfe {
-		return score.Invalid(field+"doppelkopf", "at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d", p.Doppelkopf)
+		return score.Invalid(field+"doppelkopf", "%s at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d", d.name(), p.Doppelkopf)
 	}
-	if p.Doppelkopf*doppelkopfAugen > s.augen {
-		return score.Invalid(field+"doppelkopf", "%s has %d Augen, too few for %d Doppelköpfe of 40 Augen each", title, s.augen, p.Doppelkopf)
+	// With 40 cards the bound stays the house rules' 40 Augen a Doppelkopf;
+	// with 48 checkContent counts the cards.
+	if !d.nines && p.Doppelkopf*doppelkopfAugen > s.augen {
+		return score.Invalid(field+"doppelkopf", "%s %s has %d Augen, too few for %d Doppelköpfe of 40 Augen each", d.name(), title, s.augen, p.Doppelkopf)
 	}
 	if p.FuchsGefangen > maxFuechse {
-		return score.Invalid(field+"fuchs_gefangen", "there are only 2 Füchse, got %d", p.FuchsGefangen)
+		return score.Invalid(field+"fuchs_gefangen", "%s there are only 2 Füchse, got %d", d.name(), p.FuchsGefangen)
 	}
 	if p.FuchsGefangen > 0 && !karoAssTrump(game, suit) {
 		return score.Invalid(field+"fuchs_gefangen", "the Karo-Ass is not trump in this game, so there is no Fuchs")
 	}
 	if p.FuchsGefangen > 0 && !s.tookTrick {
-		return score.Invalid(field+"fuchs_gefangen", "%s took no trick, so it caught no Fuchs", title)
+		return score.Invalid(field+"fuchs_gefangen", "%s %s took no trick, so it caught no Fuchs", d.name(), title)
 	}
 	if p.Karlchen && !kreuzBubeTrump(game) {
 		return score.Invalid(field+"karlchen", "the Kreuz-Bube is not trump in this game, so there is no Karlchen")
 	}
 	if p.Karlchen && !s.tookTrick {
-		return score.Invalid(field+"karlchen", "%s took no trick, so it did not win the last trick", title)
+		return score.Invalid(field+"karlchen", "%s %s took no trick, so it did not win the last trick", d.name(), title)
 	}
 	return nil
 }

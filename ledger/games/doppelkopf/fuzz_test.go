@@ -26,12 +26,17 @@ var fuzzSeeds = []string{
 	`{"game":"schmeissen","dealer":2}`,
 	`{"game":"armut_nicht_genommen","players":[1,2,3,4]}`,
 	`{"game":"normal","players":[5,1,2,3],"dealer":4,"re":{"players":[5,1],"augen":130}}`,
+	`{"game":"normal","re":{"players":[1,3],"augen":240,"announced":"schwarz"},"kontra":{"tricks":1,"announced":"keine90"}}`,
+	`{"game":"normal","re":{"players":[1,3],"augen":3,"tricks":1,"karlchen":true},"kontra":{"doppelkopf":4,"fuchs_gefangen":2}}`,
+	`{"game":"normal","re":{"players":[1,3],"augen":0,"took_trick":true},"kontra":{"took_trick":true}}`,
 }
 
 // fuzzRules are the rule sets each fuzzed hand is scored under.
 var fuzzRules = []struct{ preset, options string }{
 	{"house", ""},
 	{"ddv", ""},
+	{"house", `{"nines":true}`},
+	{"ddv", `{"nines":false}`},
 	{"house", `{"sonderpunkte_in_solo":true,"bock_triggers":"one","revoker_pays_alone":false}`},
 	{"ddv", `{"bock":true,"armut":true,"schmeissen":true,"schweinchen":true,"gegen_die_alten_in_solo":true,"solo_verloren":true,"sonderpunkte_in_solo":true}`},
 }

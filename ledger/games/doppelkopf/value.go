@@ -108,6 +108,9 @@ func (c *calc) note(label string) {
 func houseValue(c *calc, hd hand, r Rules, w party) {
 	if w == noParty {
 		c.note("keine Partei erreicht ihr Ziel")
+		if r.NoWinnerUnterGespielt {
+			unterLines(c, hd)
+		}
 		specialLines(c, reParty, hd.re, 1)
 		specialLines(c, kontraParty, hd.kontra, -1)
 		return
@@ -133,6 +136,9 @@ func houseValue(c *calc, hd hand, r Rules, w party) {
 func ddvValue(c *calc, hd hand, r Rules, w party) {
 	if w == noParty {
 		c.note("keine Partei erreicht ihr Ziel")
+		if r.NoWinnerUnterGespielt {
+			unterLines(c, hd)
+		}
 		reachedLines(c, reParty, hd.re, hd.kontra.level, 1)
 		reachedLines(c, kontraParty, hd.kontra, hd.re.level, -1)
 		specialLines(c, reParty, hd.re, 1)
@@ -170,6 +176,28 @@ func baseValue(c *calc, lose side) {
 	}
 	if !lose.tookTrick {
 		c.add("schwarz", 1)
+	}
+}
+
+// unterLines scores, when neither party reached its goal, TSR 7.2.2 (a)
+// without "gewonnen" (TSR 7.1.3): a point to a party for each of 90, 60, 30
+// its opponents stayed under, and one for schwarz (which cannot happen
+// there: a party that took every trick reaches its goal).
+func unterLines(c *calc, hd hand) {
+	for _, p := range []party{reParty, kontraParty} {
+		sign := 1
+		if p == kontraParty {
+			sign = -1
+		}
+		opp := hd.side(p.other())
+		for _, under := range []int{90, 60, 30} {
+			if opp.augen < under {
+				c.signed(fmt.Sprintf("unter %d gespielt (%s)", under, p), 1, sign)
+			}
+		}
+		if !opp.tookTrick {
+			c.signed(fmt.Sprintf("schwarz gespielt (%s)", p), 1, sign)
+		}
 	}
 }
 
