@@ -16,8 +16,6 @@ const (
 	augenAss      = 11
 	copiesPerRank = 8
 	cardsPerTrick = 4
-	// maxTrickAugen is four Asse.
-	maxTrickAugen = cardsPerTrick * augenAss
 )
 
 // deck is the pack a table plays with: 40 cards without nines (10 tricks,
@@ -71,8 +69,6 @@ type content struct {
 func contentOf(p PartyFacts) content {
 	return content{doppelkopf: p.Doppelkopf, fuchs: p.FuchsGefangen, karlchen: p.Karlchen}
 }
-
-func (c content) empty() bool { return c.doppelkopf == 0 && c.fuchs == 0 && !c.karlchen }
 
 // extraTrick reports whether the content needs a trick besides the
 // Doppelköpfe: the last trick with the Karlchen, or a trick in which a Fuchs

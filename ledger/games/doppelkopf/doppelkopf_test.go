@@ -166,7 +166,7 @@ func checkThreshold(t *testing.T, preset string, c threshold) {
 	facts := fmt.Sprintf(`{"game":"normal","re":{"players":[1,3],"augen":%d,"announced":%q},"kontra":{"announced":%q}}`,
 		c.augen, c.re, c.kontra)
 	res := testHand{preset: preset, facts: facts}.mustScore(t)
-	want := map[int64]int64{}
+	var want map[int64]int64
 	switch c.winner {
 	case "re":
 		want = map[int64]int64{1: c.value, 3: c.value, 2: -c.value, 4: -c.value}

@@ -142,14 +142,6 @@ type side struct {
 	karlchen   bool
 }
 
-func (s side) special() int {
-	n := s.doppelkopf + s.fuchs
-	if s.karlchen {
-		n++
-	}
-	return n
-}
-
 // hand is a validated hand.
 type hand struct {
 	game    string

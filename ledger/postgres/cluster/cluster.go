@@ -106,10 +106,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 
 // FindBinaries returns the directory holding initdb, pg_ctl and postgres.
 func FindBinaries(getenv func(string) string) (string, error) {
-	var candidates []string
-	for _, dir := range filepath.SplitList(getenv("PATH")) {
-		candidates = append(candidates, dir)
-	}
+	candidates := filepath.SplitList(getenv("PATH"))
 	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
 		candidates = append(candidates, strings.TrimSpace(string(out)))
 	}
