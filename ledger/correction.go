@@ -175,18 +175,9 @@ func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *
 
 // correct does the work of CorrectHand on a locked table.
 func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (CorrectionResult, error) {
-	// From the hand before (its state is where re-scoring starts) to the last.
-	hands, err := tx.HandsAfter(ctx, t.ID, c.Number-2)
+	hands, stateBefore, err := correctionRange(ctx, tx, t, c)
 	if err != nil {
 		return CorrectionResult{}, err
-	}
-	if len(hands) == 0 || (c.Number > 1 && hands[0].Number != c.Number-1) || hands[len(hands)-1].Number < c.Number {
-		return CorrectionResult{}, Errorf(ENOTFOUND, "hand %d of table %d not found", c.Number, t.ID)
-	}
-	stateBefore := json.RawMessage(`{}`)
-	if hands[0].Number == c.Number-1 {
-		stateBefore = hands[0].Result.State
-		hands = hands[1:]
 	}
 	target := hands[0]
 	if c.Revision != target.Revision {
@@ -202,53 +193,10 @@ func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (Correc
 	if !first.Open() && !a.Role.Includes(RoleAdmin) {
 		return CorrectionResult{}, Errorf(EFORBIDDEN, "hand %d belongs to a closed session: only an admin may correct it", c.Number)
 	}
-
 	out := CorrectionResult{Rescored: []int{}, Settlements: []int64{}}
-	var changed []int64 // sessions whose hands changed, in order
-	for i, h := range hands {
-		sess, err := sessions.get(ctx, h.SessionID)
-		if err != nil {
-			return out, err
-		}
-		rev := RevisionRecord{Hand: h, Session: sess, Revision: h.Revision + 1, Facts: h.Facts, Void: h.Void,
-			Reason: fmt.Sprintf("neu berechnet nach Korrektur von Spiel %d", c.Number), CausedBy: c.Number, RecordedBy: a.KeyID}
-		if i == 0 {
-			rev.Void, rev.Reason = c.Void, c.Reason
-			if !c.Void {
-				rev.Facts = c.Facts
-			}
-		}
-		rev.Result, err = rescore(h, sess, stateBefore, rev.Facts, rev.Void)
-		if err != nil {
-			if i == 0 {
-				return out, err
-			}
-			return out, Invalid(fmt.Sprintf("hand %d", h.Number), "would no longer be valid after this correction: %v", AsError(err).Rule)
-		}
-		if i > 0 && SameOutcome(h.Result, rev.Result) {
-			break // the same state from here on: nothing later changes
-		}
-		rev.Diffs = PointDiffs(h.Result, rev.Result)
-		if !rev.Void {
-			rev.Stats = StatsOf(rev.Result)
-		}
-		rev.Change = NewChange{Kind: ChangeHandCorrected, TableID: &h.TableID, SessionID: &sess.ID, Number: &h.Number,
-			Data: map[string]any{"revision": rev.Revision, "void": rev.Void, "caused_by": c.Number}}
-		if err := tx.AppendRevision(ctx, rev); err != nil {
-			return out, err
-		}
-		if !slices.Contains(changed, sess.ID) {
-			changed = append(changed, sess.ID)
-		}
-		if i > 0 {
-			out.Rescored = append(out.Rescored, h.Number)
-		}
-		stateBefore = rev.Result.State
-		if i == len(hands)-1 {
-			if err := tx.SetTableState(ctx, t.ID, rev.Result.State); err != nil {
-				return out, err
-			}
-		}
+	changed, err := rescoreFrom(ctx, tx, a, c, hands, stateBefore, sessions, &out)
+	if err != nil {
+		return out, err
 	}
 	for _, id := range changed {
 		sess := sessions.seen[id]
@@ -262,6 +210,91 @@ func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (Correc
 	}
 	out.Hand, err = tx.Hand(ctx, target.ID)
 	return out, err
+}
+
+// correctionRange returns the corrected hand and every later one, and the
+// state before the corrected hand (where re-scoring starts).
+func correctionRange(ctx context.Context, tx Tx, t Table, c Correction) ([]Hand, json.RawMessage, error) {
+	hands, err := tx.HandsAfter(ctx, t.ID, c.Number-2)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(hands) == 0 || (c.Number > 1 && hands[0].Number != c.Number-1) || hands[len(hands)-1].Number < c.Number {
+		return nil, nil, Errorf(ENOTFOUND, "hand %d of table %d not found", c.Number, t.ID)
+	}
+	stateBefore := json.RawMessage(`{}`)
+	if hands[0].Number == c.Number-1 {
+		stateBefore = hands[0].Result.State
+		hands = hands[1:]
+	}
+	return hands, stateBefore, nil
+}
+
+// rescoreFrom appends the corrected hand's revision and re-scores the hands
+// after it until one leaves the state as it was, storing the table's state
+// when it reaches the last hand. It returns the sessions whose hands
+// changed, in order.
+func rescoreFrom(ctx context.Context, tx Tx, a Actor, c Correction, hands []Hand, stateBefore json.RawMessage,
+	sessions sessionCache, out *CorrectionResult) ([]int64, error) {
+	var changed []int64
+	for i, h := range hands {
+		sess, err := sessions.get(ctx, h.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		rev, err := revise(h, sess, c, i == 0, stateBefore, a.KeyID)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && SameOutcome(h.Result, rev.Result) {
+			break // the same state from here on: nothing later changes
+		}
+		if err := tx.AppendRevision(ctx, rev); err != nil {
+			return nil, err
+		}
+		if !slices.Contains(changed, sess.ID) {
+			changed = append(changed, sess.ID)
+		}
+		if i > 0 {
+			out.Rescored = append(out.Rescored, h.Number)
+		}
+		stateBefore = rev.Result.State
+		if i == len(hands)-1 {
+			if err := tx.SetTableState(ctx, h.TableID, rev.Result.State); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return changed, nil
+}
+
+// revise is hand h's next revision from the state before it: the
+// correction's facts (or void) for the corrected hand, its own facts
+// re-scored for a later one.
+func revise(h Hand, sess Session, c Correction, corrected bool, stateBefore json.RawMessage, by int64) (RevisionRecord, error) {
+	rev := RevisionRecord{Hand: h, Session: sess, Revision: h.Revision + 1, Facts: h.Facts, Void: h.Void,
+		Reason: fmt.Sprintf("neu berechnet nach Korrektur von Spiel %d", c.Number), CausedBy: c.Number, RecordedBy: by}
+	if corrected {
+		rev.Void, rev.Reason = c.Void, c.Reason
+		if !c.Void {
+			rev.Facts = c.Facts
+		}
+	}
+	var err error
+	rev.Result, err = rescore(h, sess, stateBefore, rev.Facts, rev.Void)
+	if err != nil && !corrected {
+		return rev, Invalid(fmt.Sprintf("hand %d", h.Number), "would no longer be valid after this correction: %v", AsError(err).Rule)
+	}
+	if err != nil {
+		return rev, err
+	}
+	rev.Diffs = PointDiffs(h.Result, rev.Result)
+	if !rev.Void {
+		rev.Stats = StatsOf(rev.Result)
+	}
+	rev.Change = NewChange{Kind: ChangeHandCorrected, TableID: &h.TableID, SessionID: &sess.ID, Number: &h.Number,
+		Data: map[string]any{"revision": rev.Revision, "void": rev.Void, "caused_by": c.Number}}
+	return rev, nil
 }
 
 // sessionCache reads each session of a correction once.
