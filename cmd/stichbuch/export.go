@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
@@ -80,7 +81,7 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	doc, err := ledger.DecodeExport(f)
+	doc, err := backup.Decode(f)
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
@@ -102,7 +103,7 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-func exportSummary(d *ledger.Export) string {
+func exportSummary(d *backup.Document) string {
 	revisions := 0
 	for _, h := range d.Hands {
 		revisions += len(h.Revisions)

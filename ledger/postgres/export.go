@@ -10,18 +10,19 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/backup"
 )
 
-// Export reads a club's whole ledger as one document (ledger.Export), from
+// Export reads a club's whole ledger as one document (backup.Document), from
 // one consistent snapshot: a read-only repeatable-read transaction, so hands
 // recorded meanwhile are either wholly in it or not at all.
-func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error) {
+func (s *Store) Export(ctx context.Context, clubID int64) (*backup.Document, error) {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, mapError(err)
 	}
 	defer tx.Rollback(ctx)
-	d := &ledger.Export{Format: ledger.ExportFormat}
+	d := &backup.Document{Format: backup.Format}
 	err = tx.QueryRow(ctx, `SELECT club_id, name, time_zone, created_at, change_seq FROM clubs WHERE club_id = $1`, clubID).
 		Scan(&d.Club.ID, &d.Club.Name, &d.Club.TimeZone, &d.Club.CreatedAt, &d.Club.ChangeSeq)
 	if err != nil {
@@ -31,8 +32,8 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 	if err := exportRows(ctx, tx, &d.APIKeys, `
 		SELECT key_id, role, label, secret_hash, created_at, revoked_at
 		FROM api_keys WHERE club_id = $1 ORDER BY key_id`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportKey, error) {
-			var k ledger.ExportKey
+		func(r pgx.CollectableRow) (backup.Key, error) {
+			var k backup.Key
 			var role string
 			var hash []byte
 			err := r.Scan(&k.ID, &role, &k.Label, &hash, &k.CreatedAt, &k.RevokedAt)
@@ -43,18 +44,18 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 		return nil, err
 	}
 	if err := exportRows(ctx, tx, &d.Players, selectPlayer+` WHERE club_id = $1 ORDER BY player_id`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportPlayer, error) {
+		func(r pgx.CollectableRow) (backup.Player, error) {
 			var p ledger.Player
 			err := scanPlayer(r, &p)
-			return ledger.ExportPlayer{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt.UTC()}, err
+			return backup.Player{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt.UTC()}, err
 		}); err != nil {
 		return nil, err
 	}
 	if err := exportRows(ctx, tx, &d.Tables, selectTable+` WHERE club_id = $1 ORDER BY table_id`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportTable, error) {
+		func(r pgx.CollectableRow) (backup.Table, error) {
 			var t ledger.Table
 			err := scanTable(r, &t)
-			return ledger.ExportTable{
+			return backup.Table{
 				ID: t.ID, Name: t.Name, Game: t.Game, Preset: t.Preset, Options: t.Options, Rules: t.Rules,
 				Stake: t.Stake, SettleMode: string(t.SettleMode), MatchLossCents: t.MatchLossCents,
 				Hands: t.Hands, State: t.State, CreatedAt: t.CreatedAt.UTC(),
@@ -63,10 +64,10 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 		return nil, err
 	}
 	if err := exportRows(ctx, tx, &d.Sessions, selectSession+` WHERE s.club_id = $1 ORDER BY s.session_id`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportSession, error) {
+		func(r pgx.CollectableRow) (backup.Session, error) {
 			var s ledger.Session
 			err := scanSession(r, &s)
-			return ledger.ExportSession{
+			return backup.Session{
 				ID: s.ID, TableID: s.TableID, Date: s.Date, Seating: s.Seating,
 				OpenedAt: s.OpenedAt.UTC(), ClosedAt: utcOrNil(s.ClosedAt),
 			}, err
@@ -77,12 +78,12 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 		SELECT hand_id, table_id, session_id, number, game, rules, facts, result, state_after,
 		       recorded_by, recorded_at, hash
 		FROM hands WHERE club_id = $1 ORDER BY table_id, number`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportHand, error) {
-			var h ledger.ExportHand
+		func(r pgx.CollectableRow) (backup.Hand, error) {
+			var h backup.Hand
 			var hash []byte
 			err := r.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Game, &h.Rules, &h.Facts, &h.Result,
 				&h.StateAfter, &h.RecordedBy, &h.RecordedAt, &hash)
-			h.Hash, h.RecordedAt, h.Revisions = hex.EncodeToString(hash), h.RecordedAt.UTC(), []ledger.ExportRevision{}
+			h.Hash, h.RecordedAt, h.Revisions = hex.EncodeToString(hash), h.RecordedAt.UTC(), []backup.Revision{}
 			return h, err
 		}); err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 		func(r pgx.CollectableRow) (exportedRevision, error) {
 			var x exportedRevision
 			var hash []byte
-			rev := &x.ExportRevision
+			rev := &x.Revision
 			err := r.Scan(&x.handID, &rev.ID, &rev.Revision, &rev.Facts, &rev.Result, &rev.StateAfter, &rev.Void, &rev.Reason,
 				&rev.CausedBy, &rev.RecordedBy, &rev.RecordedAt, &hash)
 			rev.Hash, rev.RecordedAt = hex.EncodeToString(hash), rev.RecordedAt.UTC()
@@ -103,20 +104,20 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 		}); err != nil {
 		return nil, err
 	}
-	byID := make(map[int64]*ledger.ExportHand, len(d.Hands))
+	byID := make(map[int64]*backup.Hand, len(d.Hands))
 	for i := range d.Hands {
 		byID[d.Hands[i].ID] = &d.Hands[i]
 	}
 	for _, r := range revisions {
 		if h := byID[r.handID]; h != nil {
-			h.Revisions = append(h.Revisions, r.ExportRevision)
+			h.Revisions = append(h.Revisions, r.Revision)
 		}
 	}
 	if err := exportRows(ctx, tx, &d.Settlements, `
 		SELECT settlement_id, session_id, version, body, created_at
 		FROM settlements WHERE club_id = $1 ORDER BY settlement_id`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportSettlement, error) {
-			var st ledger.ExportSettlement
+		func(r pgx.CollectableRow) (backup.Settlement, error) {
+			var st backup.Settlement
 			err := r.Scan(&st.ID, &st.SessionID, &st.Version, &st.Body, &st.CreatedAt)
 			st.CreatedAt = st.CreatedAt.UTC()
 			return st, err
@@ -128,13 +129,13 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 		       p.paid_at, p.recorded_by
 		FROM transfers t LEFT JOIN transfer_payments p USING (club_id, transfer_id)
 		WHERE t.club_id = $1 ORDER BY t.transfer_id`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportTransfer, error) {
-			var t ledger.ExportTransfer
+		func(r pgx.CollectableRow) (backup.Transfer, error) {
+			var t backup.Transfer
 			var paidAt *time.Time
 			var paidBy *int64
 			err := r.Scan(&t.ID, &t.SettlementID, &t.SessionID, &t.From, &t.To, &t.Cents, &paidAt, &paidBy)
 			if paidAt != nil && paidBy != nil {
-				t.Payment = &ledger.ExportPayment{PaidAt: paidAt.UTC(), RecordedBy: *paidBy}
+				t.Payment = &backup.Payment{PaidAt: paidAt.UTC(), RecordedBy: *paidBy}
 			}
 			return t, err
 		}); err != nil {
@@ -143,8 +144,8 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 	if err := exportRows(ctx, tx, &d.KittyBookings, `
 		SELECT booking_id, cents, kind, note, session_id, recorded_by, created_at
 		FROM kitty_bookings WHERE club_id = $1 ORDER BY booking_id`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportKittyBooking, error) {
-			var b ledger.ExportKittyBooking
+		func(r pgx.CollectableRow) (backup.KittyBooking, error) {
+			var b backup.KittyBooking
 			err := r.Scan(&b.ID, &b.Cents, &b.Kind, &b.Note, &b.SessionID, &b.RecordedBy, &b.CreatedAt)
 			b.CreatedAt = b.CreatedAt.UTC()
 			return b, err
@@ -154,8 +155,8 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 	if err := exportRows(ctx, tx, &d.Changes, `
 		SELECT seq, kind, table_id, session_id, number, data, created_at
 		FROM changes WHERE club_id = $1 ORDER BY seq`, clubID,
-		func(r pgx.CollectableRow) (ledger.ExportChange, error) {
-			var c ledger.ExportChange
+		func(r pgx.CollectableRow) (backup.Change, error) {
+			var c backup.Change
 			err := r.Scan(&c.Seq, &c.Kind, &c.TableID, &c.SessionID, &c.Number, &c.Data, &c.CreatedAt)
 			c.CreatedAt = c.CreatedAt.UTC()
 			return c, err
@@ -167,7 +168,7 @@ func (s *Store) Export(ctx context.Context, clubID int64) (*ledger.Export, error
 
 // exportedRevision is a revision with the hand it belongs to.
 type exportedRevision struct {
-	ledger.ExportRevision
+	backup.Revision
 	handID int64
 }
 
@@ -218,7 +219,7 @@ var identityColumns = []struct{ table, column string }{
 // entries, the running totals and the statistics from the results,
 // restores the change feed and its counter, and checks every invariant
 // Verify checks before it commits.
-func (s *Store) Import(ctx context.Context, d *ledger.Export) error {
+func (s *Store) Import(ctx context.Context, d *backup.Document) error {
 	if err := d.Check(); err != nil {
 		return err
 	}
@@ -240,7 +241,7 @@ func (s *Store) Import(ctx context.Context, d *ledger.Export) error {
 			return ledger.Errorf(ledger.ECONFLICT,
 				"the database is not empty: it holds %d club(s), among them %s; import loads a club only into an empty database", clubs, first)
 		}
-		for _, step := range []func(context.Context, pgx.Tx, *ledger.Export) error{
+		for _, step := range []func(context.Context, pgx.Tx, *backup.Document) error{
 			importClub, importTables, importHands, importMoney, importStats,
 		} {
 			if err := step(ctx, tx, d); err != nil {
@@ -267,7 +268,7 @@ func sendImportBatch(ctx context.Context, tx pgx.Tx, b *pgx.Batch) error {
 }
 
 // importClub inserts the club, its keys and its players.
-func importClub(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
+func importClub(ctx context.Context, tx pgx.Tx, d *backup.Document) error {
 	c := d.Club
 	b := &pgx.Batch{}
 	b.Queue(`INSERT INTO clubs (club_id, name, time_zone, created_at, change_seq) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5)`,
@@ -290,7 +291,7 @@ func importClub(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
 
 // importTables inserts the tables (with their final hand count and state,
 // which Rescore checked) and the sessions with their seating.
-func importTables(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
+func importTables(ctx context.Context, tx pgx.Tx, d *backup.Document) error {
 	club := d.Club.ID
 	b := &pgx.Batch{}
 	for _, t := range d.Tables {
@@ -319,7 +320,7 @@ func importTables(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
 // equal the exported one. The entries follow from the results (revision
 // 1's points, then each revision's differences); the running totals are
 // summed from the entries.
-func importHands(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
+func importHands(ctx context.Context, tx pgx.Tx, d *backup.Document) error {
 	club := d.Club.ID
 	var mismatch error
 	checkHash := func(what string, want string) func(pgx.Row) error {
@@ -398,7 +399,7 @@ func importHands(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
 
 // importMoney inserts the settlements, transfers, payments, kitty bookings
 // and the change feed as they were.
-func importMoney(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
+func importMoney(ctx context.Context, tx pgx.Tx, d *backup.Document) error {
 	club := d.Club.ID
 	b := &pgx.Batch{}
 	for _, st := range d.Settlements {
@@ -430,7 +431,7 @@ func importMoney(ctx context.Context, tx pgx.Tx, d *ledger.Export) error {
 }
 
 // importStats rebuilds the statistics side tables as RebuildStats does.
-func importStats(ctx context.Context, t pgx.Tx, d *ledger.Export) error {
+func importStats(ctx context.Context, t pgx.Tx, d *backup.Document) error {
 	return rebuildStats(ctx, &tx{Tx: t, club: d.Club.ID})
 }
 

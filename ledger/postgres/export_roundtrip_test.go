@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -252,7 +253,7 @@ func (h *history) correct(t *testing.T, table int64, number int, facts string, v
 	}
 }
 
-func encodeExport(t *testing.T, d *ledger.Export) []byte {
+func encodeExport(t *testing.T, d *backup.Document) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	must(t, d.Encode(&b))
@@ -299,7 +300,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatal("the export contains an API key's secret")
 	}
 
-	doc, err := ledger.DecodeExport(bytes.NewReader(first))
+	doc, err := backup.Decode(bytes.NewReader(first))
 	must(t, err)
 	if len(doc.Hands) != 3+1+12+3+8+8 || len(doc.Tables) != 6 || len(doc.APIKeys) != 5 || len(doc.KittyBookings) < 2 {
 		t.Errorf("the document holds %d hands, %d tables, %d keys, %d kitty bookings", len(doc.Hands), len(doc.Tables), len(doc.APIKeys), len(doc.KittyBookings))
@@ -468,9 +469,9 @@ func TestImportRefusals(t *testing.T) {
 	ctx := context.Background()
 	src := newHistory(t)
 	original := exportBytes(t, src.db, src.club.ID)
-	decode := func(t *testing.T) *ledger.Export {
+	decode := func(t *testing.T) *backup.Document {
 		t.Helper()
-		d, err := ledger.DecodeExport(bytes.NewReader(original))
+		d, err := backup.Decode(bytes.NewReader(original))
 		must(t, err)
 		return d
 	}
@@ -544,7 +545,7 @@ func TestImportRefusals(t *testing.T) {
 
 	t.Run("a state after that does not follow", func(t *testing.T) {
 		d := decode(t)
-		var h *ledger.ExportHand
+		var h *backup.Hand
 		for i := range d.Hands {
 			if d.Hands[i].Game == "doppelkopf" && d.Hands[i].Number == 5 {
 				h = &d.Hands[i]
@@ -578,12 +579,12 @@ func TestImportRefusals(t *testing.T) {
 		if bytes.Equal(doc, original) {
 			t.Fatal("the document has no format marker to change")
 		}
-		_, err := ledger.DecodeExport(bytes.NewReader(doc))
+		_, err := backup.Decode(bytes.NewReader(doc))
 		var le *ledger.Error
 		if !errors.As(err, &le) || le.Field != "format" || !strings.Contains(le.Rule, "stichbuch-export/2") {
 			t.Errorf("decoding a stichbuch-export/2 document: %v, want a refusal naming the format", err)
 		}
-		_, err = ledger.DecodeExport(strings.NewReader(`{"club": {"id": 1}}`))
+		_, err = backup.Decode(strings.NewReader(`{"club": {"id": 1}}`))
 		if !errors.As(err, &le) || le.Field != "format" {
 			t.Errorf("decoding a document without a marker: %v, want a refusal naming the format", err)
 		}
