@@ -36,7 +36,7 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer closeDB()
-	doc, err := postgres.New(pool).Export(ctx, *clubID)
+	doc, err := backup.Export(ctx, postgres.New(pool), *clubID)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer closeDB()
-	if err := postgres.New(pool).Import(ctx, doc); err != nil {
+	if err := backup.Import(ctx, postgres.New(pool), doc); err != nil {
 		return fmt.Errorf("import of %s refused, nothing stored: %w", files[0], err)
 	}
 	fmt.Fprintf(stdout, "club %d %q imported from %s: %s; every hand re-scored to its stored points\n",

@@ -262,7 +262,7 @@ func encodeExport(t *testing.T, d *backup.Document) []byte {
 
 func exportBytes(t *testing.T, store *postgres.Store, clubID int64) []byte {
 	t.Helper()
-	d, err := store.Export(context.Background(), clubID)
+	d, err := backup.Export(context.Background(), store, clubID)
 	must(t, err)
 	return encodeExport(t, d)
 }
@@ -325,7 +325,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	pool := pgtest.New(t)
 	dstDB := postgres.New(pool)
 	dst := dstDB.Service()
-	must(t, dstDB.Import(ctx, doc))
+	must(t, backup.Import(ctx, dstDB, doc))
 	second := exportBytes(t, dstDB, src.club.ID)
 	if !bytes.Equal(first, second) {
 		t.Fatalf("the export of the imported ledger differs from the original at %s", firstDifference(first, second))
@@ -481,7 +481,7 @@ func TestImportRefusals(t *testing.T) {
 		store := postgres.New(pool)
 		_, _, err := store.Service().CreateClub(ctx, ledger.NewClub{Name: "Schon da", TimeZone: ""})
 		must(t, err)
-		err = store.Import(ctx, decode(t))
+		err = backup.Import(ctx, store, decode(t))
 		assertCode(t, err, ledger.ECONFLICT)
 		if err == nil || !strings.Contains(err.Error(), "not empty") || !strings.Contains(err.Error(), "Schon da") {
 			t.Errorf("refusal %v does not say why", err)
@@ -501,7 +501,7 @@ func TestImportRefusals(t *testing.T) {
 		}
 		h.Facts = src.facts(t, schwarzeDame(false))
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		want := fmt.Sprintf("table %d \"Donnerstag\", hand 2: the stored points", src.tables[0])
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -521,7 +521,7 @@ func TestImportRefusals(t *testing.T) {
 		r := &h.Revisions[len(h.Revisions)-1]
 		r.Facts = src.facts(t, schwarzeDame(false))
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		want := fmt.Sprintf("table %d \"Donnerstag\", hand 2 (revision %d): the stored points", src.tables[0], r.Revision)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -535,7 +535,7 @@ func TestImportRefusals(t *testing.T) {
 		last := &d.Hands[len(d.Hands)-1]
 		last.Facts = json.RawMessage(`{"dealer": 1, "players": []}`)
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("hand %d: its facts no longer score", last.Number)) {
 			t.Errorf("refusal %v does not name the hand", err)
@@ -553,7 +553,7 @@ func TestImportRefusals(t *testing.T) {
 		}
 		h.StateAfter = json.RawMessage(`{"next_dealer": 0}`)
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		if err == nil || !strings.Contains(err.Error(), "hand 5: the stored state after the hand differs") {
 			t.Errorf("refusal %v, want the state of hand 5 named", err)
 		}
@@ -565,7 +565,7 @@ func TestImportRefusals(t *testing.T) {
 		h := &d.Hands[5]
 		h.RecordedAt = h.RecordedAt.Add(time.Microsecond)
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		want := fmt.Sprintf("table %d, hand %d: the database computes the hash", h.TableID, h.Number)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -591,7 +591,7 @@ func TestImportRefusals(t *testing.T) {
 		d := decode(t)
 		d.Format = "stichbuch-export/0"
 		pool := pgtest.New(t)
-		err = postgres.New(pool).Import(ctx, d)
+		err = backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		assertEmpty(t, pool)
 	})
@@ -600,7 +600,7 @@ func TestImportRefusals(t *testing.T) {
 		d := decode(t)
 		d.Hands[0].RecordedBy = 999
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		var le *ledger.Error
 		if !errors.As(err, &le) || le.Field != "hands[0].recorded_by" {
 			t.Errorf("a hand recorded by an unknown key: %v", err)
@@ -610,12 +610,12 @@ func TestImportRefusals(t *testing.T) {
 }
 
 func TestExportUnknownClub(t *testing.T) {
-	_, err := postgres.New(pgtest.New(t)).Export(context.Background(), 42)
+	_, err := backup.Export(context.Background(), postgres.New(pgtest.New(t)), 42)
 	assertCode(t, err, ledger.ENOTFOUND)
 }
 
 // TestExportCoversTheSchema fails when the schema gains a table or column
-// that the export neither carries nor rebuilds: extend ledger.Export and
+// that the export neither carries nor rebuilds: extend backup.Document and
 // the store's Export and Import for it, then list it here.
 func TestExportCoversTheSchema(t *testing.T) {
 	covered := map[string]string{
@@ -665,7 +665,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 		var col string
 		must(t, rows.Scan(&col))
 		if !known[col] {
-			t.Errorf("the export does not know the column %s: carry it in ledger.Export (and the store's Export and Import) or rebuild it on import", col)
+			t.Errorf("the export does not know the column %s: carry it in backup.Document (and the store's ReadDocument and ImportTx) or rebuild it on import", col)
 		}
 	}
 	must(t, rows.Err())
