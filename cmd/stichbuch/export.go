@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
@@ -35,7 +36,7 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer closeDB()
-	doc, err := postgres.New(pool).Export(ctx, *clubID)
+	doc, err := backup.Export(ctx, postgres.New(pool), *clubID)
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	doc, err := ledger.DecodeExport(f)
+	doc, err := backup.Decode(f)
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
@@ -90,7 +91,7 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer closeDB()
-	if err := postgres.New(pool).Import(ctx, doc); err != nil {
+	if err := backup.Import(ctx, postgres.New(pool), doc); err != nil {
 		return fmt.Errorf("import of %s refused, nothing stored: %w", files[0], err)
 	}
 	fmt.Fprintf(stdout, "club %d %q imported from %s: %s; every hand re-scored to its stored points\n",
@@ -102,7 +103,7 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-func exportSummary(d *ledger.Export) string {
+func exportSummary(d *backup.Document) string {
 	revisions := 0
 	for _, h := range d.Hands {
 		revisions += len(h.Revisions)

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
@@ -215,7 +216,7 @@ func (h *history) correct(t *testing.T, table int64, number int, facts string, v
 	}
 }
 
-func encodeExport(t *testing.T, d *ledger.Export) []byte {
+func encodeExport(t *testing.T, d *backup.Document) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	must(t, d.Encode(&b))
@@ -224,7 +225,7 @@ func encodeExport(t *testing.T, d *ledger.Export) []byte {
 
 func exportBytes(t *testing.T, store *postgres.Store, clubID int64) []byte {
 	t.Helper()
-	d, err := store.Export(context.Background(), clubID)
+	d, err := backup.Export(context.Background(), store, clubID)
 	must(t, err)
 	return encodeExport(t, d)
 }
@@ -262,7 +263,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatal("the export contains an API key's secret")
 	}
 
-	doc, err := ledger.DecodeExport(bytes.NewReader(first))
+	doc, err := backup.Decode(bytes.NewReader(first))
 	must(t, err)
 	if len(doc.Hands) != 3+1+12+3+8+8 || len(doc.Tables) != 6 || len(doc.APIKeys) != 5 || len(doc.KittyBookings) < 2 {
 		t.Errorf("the document holds %d hands, %d tables, %d keys, %d kitty bookings", len(doc.Hands), len(doc.Tables), len(doc.APIKeys), len(doc.KittyBookings))
@@ -287,7 +288,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	pool := pgtest.New(t)
 	dstDB := postgres.New(pool)
 	dst := dstDB.Service()
-	must(t, dstDB.Import(ctx, doc))
+	must(t, backup.Import(ctx, dstDB, doc))
 	second := exportBytes(t, dstDB, src.club.ID)
 	if !bytes.Equal(first, second) {
 		t.Fatalf("the export of the imported ledger differs from the original at %s", firstDifference(first, second))
@@ -431,9 +432,9 @@ func TestImportRefusals(t *testing.T) {
 	ctx := context.Background()
 	src := newHistory(t)
 	original := exportBytes(t, src.db, src.club.ID)
-	decode := func(t *testing.T) *ledger.Export {
+	decode := func(t *testing.T) *backup.Document {
 		t.Helper()
-		d, err := ledger.DecodeExport(bytes.NewReader(original))
+		d, err := backup.Decode(bytes.NewReader(original))
 		must(t, err)
 		return d
 	}
@@ -443,7 +444,7 @@ func TestImportRefusals(t *testing.T) {
 		store := postgres.New(pool)
 		_, _, err := store.Service().CreateClub(ctx, ledger.NewClub{Name: "Schon da", TimeZone: ""})
 		must(t, err)
-		err = store.Import(ctx, decode(t))
+		err = backup.Import(ctx, store, decode(t))
 		assertCode(t, err, ledger.ECONFLICT)
 		if err == nil || !strings.Contains(err.Error(), "not empty") || !strings.Contains(err.Error(), "Schon da") {
 			t.Errorf("refusal %v does not say why", err)
@@ -463,7 +464,7 @@ func TestImportRefusals(t *testing.T) {
 		}
 		h.Facts = src.facts(t, schwarzeDame(false))
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		want := fmt.Sprintf("table %d \"Donnerstag\", hand 2: the stored points", src.tables[0])
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -483,7 +484,7 @@ func TestImportRefusals(t *testing.T) {
 		r := &h.Revisions[len(h.Revisions)-1]
 		r.Facts = src.facts(t, schwarzeDame(false))
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		want := fmt.Sprintf("table %d \"Donnerstag\", hand 2 (revision %d): the stored points", src.tables[0], r.Revision)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -497,7 +498,7 @@ func TestImportRefusals(t *testing.T) {
 		last := &d.Hands[len(d.Hands)-1]
 		last.Facts = json.RawMessage(`{"dealer": 1, "players": []}`)
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("hand %d: its facts no longer score", last.Number)) {
 			t.Errorf("refusal %v does not name the hand", err)
@@ -507,7 +508,7 @@ func TestImportRefusals(t *testing.T) {
 
 	t.Run("a state after that does not follow", func(t *testing.T) {
 		d := decode(t)
-		var h *ledger.ExportHand
+		var h *backup.Hand
 		for i := range d.Hands {
 			if d.Hands[i].Game == "doppelkopf" && d.Hands[i].Number == 5 {
 				h = &d.Hands[i]
@@ -515,7 +516,7 @@ func TestImportRefusals(t *testing.T) {
 		}
 		h.StateAfter = json.RawMessage(`{"next_dealer": 0}`)
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		if err == nil || !strings.Contains(err.Error(), "hand 5: the stored state after the hand differs") {
 			t.Errorf("refusal %v, want the state of hand 5 named", err)
 		}
@@ -527,7 +528,7 @@ func TestImportRefusals(t *testing.T) {
 		h := &d.Hands[5]
 		h.RecordedAt = h.RecordedAt.Add(time.Microsecond)
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		want := fmt.Sprintf("table %d, hand %d: the database computes the hash", h.TableID, h.Number)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -541,19 +542,19 @@ func TestImportRefusals(t *testing.T) {
 		if bytes.Equal(doc, original) {
 			t.Fatal("the document has no format marker to change")
 		}
-		_, err := ledger.DecodeExport(bytes.NewReader(doc))
+		_, err := backup.Decode(bytes.NewReader(doc))
 		var le *ledger.Error
 		if !errors.As(err, &le) || le.Field != "format" || !strings.Contains(le.Rule, "stichbuch-export/2") {
 			t.Errorf("decoding a stichbuch-export/2 document: %v, want a refusal naming the format", err)
 		}
-		_, err = ledger.DecodeExport(strings.NewReader(`{"club": {"id": 1}}`))
+		_, err = backup.Decode(strings.NewReader(`{"club": {"id": 1}}`))
 		if !errors.As(err, &le) || le.Field != "format" {
 			t.Errorf("decoding a document without a marker: %v, want a refusal naming the format", err)
 		}
 		d := decode(t)
 		d.Format = "stichbuch-export/0"
 		pool := pgtest.New(t)
-		err = postgres.New(pool).Import(ctx, d)
+		err = backup.Import(ctx, postgres.New(pool), d)
 		assertCode(t, err, ledger.EINVALID)
 		assertEmpty(t, pool)
 	})
@@ -562,7 +563,7 @@ func TestImportRefusals(t *testing.T) {
 		d := decode(t)
 		d.Hands[0].RecordedBy = 999
 		pool := pgtest.New(t)
-		err := postgres.New(pool).Import(ctx, d)
+		err := backup.Import(ctx, postgres.New(pool), d)
 		var le *ledger.Error
 		if !errors.As(err, &le) || le.Field != "hands[0].recorded_by" {
 			t.Errorf("a hand recorded by an unknown key: %v", err)
@@ -572,12 +573,12 @@ func TestImportRefusals(t *testing.T) {
 }
 
 func TestExportUnknownClub(t *testing.T) {
-	_, err := postgres.New(pgtest.New(t)).Export(context.Background(), 42)
+	_, err := backup.Export(context.Background(), postgres.New(pgtest.New(t)), 42)
 	assertCode(t, err, ledger.ENOTFOUND)
 }
 
 // TestExportCoversTheSchema fails when the schema gains a table or column
-// that the export neither carries nor rebuilds: extend ledger.Export and
+// that the export neither carries nor rebuilds: extend backup.Document and
 // the store's Export and Import for it, then list it here.
 func TestExportCoversTheSchema(t *testing.T) {
 	covered := map[string]string{
@@ -627,7 +628,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 		var col string
 		must(t, rows.Scan(&col))
 		if !known[col] {
-			t.Errorf("the export does not know the column %s: carry it in ledger.Export (and the store's Export and Import) or rebuild it on import", col)
+			t.Errorf("the export does not know the column %s: carry it in backup.Document (and the store's ReadDocument and ImportTx) or rebuild it on import", col)
 		}
 	}
 	must(t, rows.Err())
