@@ -41,6 +41,13 @@ type gameTable struct {
 // overrides (a JSON object or "").
 func newGameTable(t *testing.T, game, options string, n int) *gameTable {
 	t.Helper()
+	return newGameTableWith(t, game, options, nil, n)
+}
+
+// newGameTableWith is newGameTable with more of the table's fields (a
+// stake, a settle mode).
+func newGameTableWith(t *testing.T, game, options string, more map[string]any, n int) *gameTable {
+	t.Helper()
 	e := newEnv(t)
 	g := &gameTable{e: e, t: t}
 	names := []string{"Anna", "Bernd", "Clara", "Dieter", "Erika"}
@@ -53,6 +60,9 @@ func newGameTable(t *testing.T, game, options string, n int) *gameTable {
 	}
 	g.ids = strings.NewReplacer(pairs...)
 	body := map[string]any{"name": "Stammtisch " + game, "game": game}
+	for k, v := range more {
+		body[k] = v
+	}
 	if options != "" {
 		body["options"] = json.RawMessage(options)
 	}

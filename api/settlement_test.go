@@ -155,18 +155,22 @@ func TestDebtsCarryOverAndTheKittyBalances(t *testing.T) {
 		}
 	}
 
-	// The kitty: a manual booking; the balance is the sum of the bookings.
+	// The kitty: manual bookings are cash; this evening settled between
+	// players owes the kitty nothing.
 	e.must(201, "POST", "/v1/kitty/bookings", e.admin, map[string]any{"cents": -8000, "note": "Grillabend"})
 	e.must(201, "POST", "/v1/kitty/bookings", e.admin, map[string]any{"cents": 2550, "note": "Spende"})
 	e.must(422, "POST", "/v1/kitty/bookings", e.admin, map[string]any{"cents": 0, "note": "nichts"})
 	e.must(403, "POST", "/v1/kitty/bookings", reader, map[string]any{"cents": 100, "note": "x"})
 	kitty := e.must(200, "GET", "/v1/kitty", reader, nil)
 	var sum int64
-	for _, b := range kitty["bookings"].([]any) {
+	for _, b := range kitty["cash"].([]any) {
 		sum += int64(b.(map[string]any)["cents"].(float64))
 	}
-	if bal := int64(kitty["balance_cents"].(float64)); bal != sum || bal != -5450 {
-		t.Errorf("kitty balance %d, bookings sum %d, want both -5450", bal, sum)
+	if cash := int64(kitty["cash_cents"].(float64)); cash != sum || cash != -5450 {
+		t.Errorf("kitty cash %d, movements sum %d, want both -5450", cash, sum)
+	}
+	if r, total := kitty["receivable_cents"].(float64), kitty["total_cents"].(float64); r != 0 || total != -5450 {
+		t.Errorf("kitty receivable %v, total %v; want 0 and -5450", r, total)
 	}
 
 	// The club evening report joins the sessions of one date.
@@ -206,10 +210,19 @@ func TestKittyModeSettlesEveryoneWithTheKitty(t *testing.T) {
 	if k := st["kitty_cents"].(float64); k != 60 {
 		t.Errorf("kitty gets %v cents, want 60 (two losers x 3 points x 10 cents)", k)
 	}
-	kitty := e.must(200, "GET", "/v1/kitty", e.admin, nil)
-	if kitty["balance_cents"].(float64) != 60 {
-		t.Errorf("kitty balance %v, want 60", kitty["balance_cents"])
+	// Nobody has paid yet: the kitty is owed 60 cents and holds nothing;
+	// once one loser pays, 30 are cash and 30 still owed.
+	kittyIs := func(cash, receivable float64) {
+		t.Helper()
+		k := e.must(200, "GET", "/v1/kitty", e.admin, nil)
+		if k["cash_cents"] != cash || k["receivable_cents"] != receivable || k["total_cents"] != cash+receivable {
+			t.Errorf("kitty cash %v, receivable %v, total %v; want %v, %v, %v", k["cash_cents"], k["receivable_cents"], k["total_cents"], cash, receivable, cash+receivable)
+		}
 	}
+	kittyIs(0, 60)
+	first := st["transfers"].([]any)[0].(map[string]any)
+	e.must(200, "POST", fmt.Sprintf("/v1/transfers/%v/paid", first["id"]), e.admin, nil)
+	kittyIs(30, 30)
 }
 
 // BenchmarkSessionReport60Hands measures building a 60-hand evening's

@@ -29,6 +29,7 @@ const (
 	ChangeSessionClosed ChangeKind = "session_closed"
 	ChangeSettlement    ChangeKind = "settlement"
 	ChangeKittyBooking  ChangeKind = "kitty_booking"
+	ChangeTransferPaid  ChangeKind = "transfer_paid"
 )
 
 // Notifier tells subscribers that a club has new changes, whichever

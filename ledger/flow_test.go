@@ -16,6 +16,7 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/memory"
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 // club is an in-memory club with an admin and a scorer, four players and a
@@ -355,7 +356,48 @@ func TestKeysAndKitty(t *testing.T) {
 	}
 	k, err := c.svc.Kitty(ctx, c.admin)
 	c.must(err)
-	if k.BalanceCents != -8000 || len(k.Bookings) != 1 {
+	if k.CashCents != -8000 || k.TotalCents != -8000 || len(k.Cash) != 1 {
 		t.Errorf("the kitty: %+v", k)
+	}
+}
+
+func TestPaymentsCountInTheNextSettlementVersion(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	other, _, err := c.svc.CreateTable(ctx, c.admin, ledger.NewTable{Name: "Mit Einsatz", Game: "doppelkopf", Stake: score.Int(5)}, nil)
+	c.must(err)
+	_, err = c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	c.table = other
+	c.session, _, err = c.svc.OpenSession(ctx, c.scorer, other.ID, "2026-03-19", c.players, nil)
+	c.must(err)
+	c.play(5)
+	_, err = c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	v1, err := c.svc.FindSettlement(ctx, c.admin, c.session.ID)
+	c.must(err)
+	paid := v1.Transfers[0]
+	_, err = c.svc.MarkTransferPaid(ctx, c.scorer, paid.ID)
+	c.must(err)
+	_, _, err = c.svc.CorrectHand(ctx, c.admin, ledger.Correction{TableID: other.ID, Number: 5, Revision: 1, Void: true, Reason: "falsch"}, nil)
+	c.must(err)
+	v2, err := c.svc.FindSettlement(ctx, c.admin, c.session.ID)
+	c.must(err)
+	var open int64
+	for _, p := range v2.Players {
+		if p.OpenCents != p.SettleCents+p.PaidCents-p.ReceivedCents {
+			t.Errorf("player %d: open %d, settles %d, paid %d, received %d", p.Player, p.OpenCents, p.SettleCents, p.PaidCents, p.ReceivedCents)
+		}
+		open += p.OpenCents
+	}
+	if v2.Version != 2 || open != 0 {
+		t.Errorf("version %d, open amounts sum to %d", v2.Version, open)
+	}
+	if p := v2.Players[slices.IndexFunc(v2.Players, func(p ledger.PlayerMoney) bool { return p.Player == *paid.From })]; p.PaidCents != paid.Cents {
+		t.Errorf("the payer's %d cents are credited as %d", paid.Cents, p.PaidCents)
+	}
+	_, err = c.svc.MarkTransferPaid(ctx, c.scorer, v1.Transfers[1].ID)
+	if e := wantCode(t, "a replaced transfer", err, ledger.ECONFLICT); e.Extra["current_version"] != 2 {
+		t.Errorf("the conflict names version %v, want 2", e.Extra["current_version"])
 	}
 }

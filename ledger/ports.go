@@ -59,9 +59,10 @@ type HandStore interface {
 	HandCount(ctx context.Context, clubID, tableID int64, key string) (hands int, keyKnown bool, err error)
 }
 
-// MoneyStore holds settlements, transfers and the kitty.
+// MoneyStore holds settlements, transfers, payments and the kitty.
 type MoneyStore interface {
-	// SettleInput loads what a session's settlement is computed from.
+	// SettleInput loads what a session's settlement is computed from, with
+	// the payments made for it so far.
 	SettleInput(ctx context.Context, clubID int64, s Session) (SettleInput, error)
 	// StoredSettlement returns a closed session's latest settlement
 	// version with its transfers' paid state.
@@ -69,8 +70,14 @@ type MoneyStore interface {
 	// OpenDebts returns the unpaid transfers of other sessions' latest
 	// settlements that concern any of players.
 	OpenDebts(ctx context.Context, clubID, sessionID int64, players []int64) ([]Transfer, error)
-	// KittyBookings returns the kitty's bookings, newest first.
-	KittyBookings(ctx context.Context, clubID int64) ([]KittyBooking, error)
+	// ListTransfers returns the club's transfers in the filter, by id
+	// (every one when f.Page.Limit is 0).
+	ListTransfers(ctx context.Context, clubID int64, f TransferFilter) ([]Transfer, error)
+	// KittyMovements returns the kitty's cash movements (paid transfers
+	// with the kitty and manual bookings, newest first) and the open
+	// transfers with the kitty of current settlement versions (oldest
+	// first); money into the kitty is positive.
+	KittyMovements(ctx context.Context, clubID int64) (cash, receivable []KittyMovement, err error)
 }
 
 // FeedStore holds a club's change feed.
@@ -197,18 +204,19 @@ type HandTx interface {
 	AppendRevision(ctx context.Context, r RevisionRecord) error
 }
 
-// MoneyTx holds settlements, transfers and the kitty.
+// MoneyTx holds settlements, transfers, payments and the kitty.
 type MoneyTx interface {
 	SettleInput(ctx context.Context, s Session) (SettleInput, error)
 	// SettlementVersion is the latest settlement version of a session (0:
-	// none) and what its settlements booked in the kitty so far.
-	SettlementVersion(ctx context.Context, sessionID int64) (version int, kittyBooked int64, err error)
+	// none).
+	SettlementVersion(ctx context.Context, sessionID int64) (int, error)
 	// StoreSettlement stores a settlement version with its transfers, its
-	// money rows for the statistics, its kitty booking and its change.
+	// money rows for the statistics and its change.
 	StoreSettlement(ctx context.Context, r SettlementRecord) error
-	// MarkTransferPaid records a transfer's payment (once); ok is false
-	// when the club has no such transfer.
-	MarkTransferPaid(ctx context.Context, transferID, recordedBy int64) (t Transfer, ok bool, err error)
+	// Transfer reads a transfer of the club with its version and paid state.
+	Transfer(ctx context.Context, id int64) (Transfer, error)
+	// RecordPayment records that a transfer was paid.
+	RecordPayment(ctx context.Context, transferID, recordedBy int64) (Transfer, error)
 	InsertKittyBooking(ctx context.Context, b NewKittyBooking) (KittyBooking, error)
 	KittyBooking(ctx context.Context, id int64) (KittyBooking, error)
 }
@@ -289,13 +297,9 @@ type RevisionRecord struct {
 	Change NewChange
 }
 
-// SettlementRecord is a settlement version to store, with what it books
-// in the kitty.
+// SettlementRecord is a settlement version to store.
 type SettlementRecord struct {
 	Settlement Settlement
-	// KittyCents is booked in the kitty with KittyNote, when not 0.
-	KittyCents int64
-	KittyNote  string
 	RecordedBy int64
 	Change     NewChange
 }

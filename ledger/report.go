@@ -173,21 +173,3 @@ func (s *Service) EveningReport(ctx context.Context, a Actor, date string) (Even
 	}
 	return BuildEveningReport(club, date, parts), nil
 }
-
-// settlementOf loads a session's settlement input and its settlement:
-// computed while it is open, the stored latest version once closed.
-func (s *Service) settlementOf(ctx context.Context, clubID int64, sess Session) (SettleInput, Settlement, error) {
-	in, err := s.Money.SettleInput(ctx, clubID, sess)
-	if err != nil {
-		return in, Settlement{}, err
-	}
-	if err := in.complete(); err != nil {
-		return in, Settlement{}, err
-	}
-	if !sess.Open() {
-		st, err := s.Money.StoredSettlement(ctx, clubID, sess)
-		return in, st, err
-	}
-	st, err := Settle(in)
-	return in, st, err
-}

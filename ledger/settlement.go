@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -58,8 +57,9 @@ type Settlement struct {
 	Payouts        []Payout      `json:"payouts"`
 	Transfers      []Transfer    `json:"transfers"`
 	// KittyCents is what the evening puts into the club's kitty (negative:
-	// takes out of it).
-	KittyCents int64      `json:"kitty_cents"`
+	// takes out of it); KittyOpenCents what of it is still unpaid.
+	KittyCents     int64 `json:"kitty_cents"`
+	KittyOpenCents int64 `json:"kitty_open_cents"`
 	CreatedAt  *time.Time `json:"created_at,omitempty"`
 }
 
@@ -75,6 +75,20 @@ type PlayerMoney struct {
 	// PayoutCents is payouts received minus payouts paid.
 	PayoutCents int64 `json:"payout_cents"`
 	NetCents    int64 `json:"net_cents"`
+	// BetweenPlayersCents and WithKittyCents split what the player is to
+	// receive (+) or pay (-) by whom he settles it with; their sum is
+	// SettleCents: NetCents, but for a winner at a losers_to_kitty table,
+	// whose plus stays with the club.
+	BetweenPlayersCents int64 `json:"between_players_cents"`
+	WithKittyCents      int64 `json:"with_kitty_cents"`
+	SettleCents         int64 `json:"settle_cents"`
+	// PaidCents and ReceivedCents are the payments he made and got for
+	// this evening, in any settlement version; OpenCents is what is still
+	// to settle: SettleCents + PaidCents - ReceivedCents (+ he is still to
+	// receive it, - he still owes it).
+	PaidCents     int64 `json:"paid_cents"`
+	ReceivedCents int64 `json:"received_cents"`
+	OpenCents     int64 `json:"open_cents"`
 }
 
 // Payout is money a hand's event moves that is not points: a Schwarze Sau
@@ -89,7 +103,8 @@ type Payout struct {
 }
 
 // Transfer is one payment that settles the evening. A nil From or To is the
-// club's kitty. Stored transfers have an ID and can be marked paid.
+// club's kitty. Stored transfers have an ID and can be marked paid, while
+// their settlement version is the session's current one.
 type Transfer struct {
 	ID        int64      `json:"id,omitempty"`
 	SessionID int64      `json:"session_id"`
@@ -98,6 +113,22 @@ type Transfer struct {
 	Cents     int64      `json:"cents"`
 	Paid      bool       `json:"paid"`
 	PaidAt    *time.Time `json:"paid_at,omitempty"`
+	// Version is the settlement version the transfer belongs to; Current
+	// whether that is the session's latest (a replaced version's transfer
+	// cannot be paid any more, but its payment stays and counts).
+	Version int    `json:"version,omitempty"`
+	Current bool   `json:"current"`
+	Date    string `json:"date,omitempty"` // the session's date
+}
+
+// withKitty reports whether the transfer is settled with the kitty.
+func (t Transfer) withKitty() bool { return t.From == nil || t.To == nil }
+
+// Payment is a payment made for a session: a transfer marked paid.
+type Payment struct {
+	From  *int64
+	To    *int64
+	Cents int64
 }
 
 // SettleInput is what a settlement is computed from.
@@ -108,6 +139,9 @@ type SettleInput struct {
 	Players   []Player
 	Standings []Standing // the session's totals
 	Hands     []Hand     // the session's hands, in order, for their events
+	// Payments are the payments made for the session so far, in any
+	// settlement version: a new version settles what is still open.
+	Payments []Payment
 	// ZeroSum and Names follow from the above (complete fills them in).
 	ZeroSum bool
 	Names   map[int64]string
@@ -180,33 +214,29 @@ func Settle(in SettleInput) (Settlement, error) {
 	}
 	for i, id := range players {
 		net := cents[i] + payoutNet[id]
-		st.Players = append(st.Players, PlayerMoney{
+		pm := PlayerMoney{
 			Player: id, Name: in.Names[id], Points: points[id], Hands: hands[id],
 			PointsCents: cents[i], PayoutCents: payoutNet[id], NetCents: net,
-		})
+		}
+		switch st.Mode {
+		case SettleTransfers:
+			pm.BetweenPlayersCents, pm.WithKittyCents = toPlayers[id], toKitty[id]
+		case SettleKitty:
+			pm.WithKittyCents = net
+		case SettleLosersToKitty:
+			pm.WithKittyCents = min(net, 0)
+		}
+		pm.SettleCents = pm.BetweenPlayersCents + pm.WithKittyCents
+		st.KittyCents -= pm.WithKittyCents
+		st.Players = append(st.Players, pm)
 	}
-
+	st.applyPayments(in.Payments)
 	var err error
-	switch st.Mode {
-	case SettleTransfers:
-		st.Transfers, err = settleByTransfers(players, toPlayers, toKitty)
-	case SettleKitty:
-		st.Transfers = settleWithKitty(st.Players, false)
-	case SettleLosersToKitty:
-		st.Transfers = settleWithKitty(st.Players, true)
-	}
-	if err != nil {
+	if st.Transfers, err = st.openTransfers(in.Payments); err != nil {
 		return Settlement{}, err
 	}
 	for i := range st.Transfers {
-		t := &st.Transfers[i]
-		t.SessionID = in.Session.ID
-		switch {
-		case t.To == nil:
-			st.KittyCents += t.Cents
-		case t.From == nil:
-			st.KittyCents -= t.Cents
-		}
+		st.Transfers[i].SessionID = in.Session.ID
 	}
 	return st, nil
 }
@@ -262,39 +292,74 @@ func split(hand int, ev score.Event, payer, cents int64, recipients []int64) []P
 	return out
 }
 
-func settleByTransfers(players []int64, toPlayers, toKitty map[int64]int64) ([]Transfer, error) {
-	balances := map[int64]int64{}
-	for id, c := range toPlayers {
-		if c != 0 {
-			balances[id] = c
+// applyPayments fills in each player's paid, received and open cents from
+// the payments made for the session.
+func (st *Settlement) applyPayments(payments []Payment) {
+	paid, received := map[int64]int64{}, map[int64]int64{}
+	for _, p := range payments {
+		if p.From != nil {
+			paid[*p.From] += p.Cents
+		}
+		if p.To != nil {
+			received[*p.To] += p.Cents
 		}
 	}
-	moves, err := money.FewestTransfers(balances)
-	if err != nil {
-		return nil, fmt.Errorf("settling session: %w", err)
+	st.KittyOpenCents = st.KittyCents
+	for i := range st.Players {
+		pm := &st.Players[i]
+		pm.PaidCents, pm.ReceivedCents = paid[pm.Player], received[pm.Player]
+		pm.OpenCents = pm.SettleCents + pm.PaidCents - pm.ReceivedCents
 	}
-	out := make([]Transfer, 0, len(moves)+len(toKitty))
+	for _, p := range payments {
+		switch {
+		case p.To == nil:
+			st.KittyOpenCents -= p.Cents
+		case p.From == nil:
+			st.KittyOpenCents += p.Cents
+		}
+	}
+}
+
+// openTransfers settles what is still open: between players with the
+// fewest transfers, with the kitty one transfer per player. What a player
+// paid too much comes back the same way it went: from the kitty, or from
+// the players who received it.
+func (st *Settlement) openTransfers(payments []Payment) ([]Transfer, error) {
+	between, kitty := map[int64]int64{}, map[int64]int64{}
+	for _, pm := range st.Players {
+		between[pm.Player], kitty[pm.Player] = pm.BetweenPlayersCents, pm.WithKittyCents
+	}
+	for _, p := range payments {
+		t := Transfer{From: p.From, To: p.To}
+		open := between
+		if t.withKitty() {
+			open = kitty
+		}
+		if p.From != nil {
+			open[*p.From] += p.Cents
+		}
+		if p.To != nil {
+			open[*p.To] -= p.Cents
+		}
+	}
+	for id, c := range between {
+		if c == 0 {
+			delete(between, id)
+		}
+	}
+	moves, err := money.FewestTransfers(between)
+	if err != nil {
+		return nil, fmt.Errorf("settling session %d: %w", st.SessionID, err)
+	}
+	out := make([]Transfer, 0, len(moves)+len(st.Players))
 	for _, m := range moves {
 		from, to := m.From, m.To
 		out = append(out, Transfer{From: &from, To: &to, Cents: m.Cents})
 	}
-	for _, id := range players {
-		out = append(out, kittyTransfer(id, toKitty[id])...)
+	for _, pm := range st.Players {
+		out = append(out, kittyTransfer(pm.Player, kitty[pm.Player])...)
 	}
 	return out, nil
-}
-
-// settleWithKitty settles each player's net with the kitty; with
-// losersOnly, plus balances are not paid out.
-func settleWithKitty(players []PlayerMoney, losersOnly bool) []Transfer {
-	out := []Transfer{}
-	for _, p := range players {
-		if losersOnly && p.NetCents > 0 {
-			continue
-		}
-		out = append(out, kittyTransfer(p.Player, p.NetCents)...)
-	}
-	return out
 }
 
 // kittyTransfer settles balance cents of a player with the kitty: a minus
@@ -308,155 +373,4 @@ func kittyTransfer(player, balance int64) []Transfer {
 		return []Transfer{{To: &id, Cents: balance}}
 	}
 	return nil
-}
-
-// Kitty is the club's kitty: its balance is the sum of its bookings.
-type Kitty struct {
-	BalanceCents int64          `json:"balance_cents"`
-	Bookings     []KittyBooking `json:"bookings"`
-}
-
-// KittyBooking is one append-only movement of the kitty: a settlement's
-// payments or a manual booking ("Grillabend", -8000).
-type KittyBooking struct {
-	ID        int64     `json:"id"`
-	Cents     int64     `json:"cents"`
-	Kind      string    `json:"kind"` // settlement or manual
-	Note      string    `json:"note"`
-	SessionID *int64    `json:"session_id,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
-// settle stores a closed session's next settlement version, computed from
-// its hands as they are now: version 1 when it closes, the next after a
-// correction changed it. The kitty is booked what the version changes in
-// it, and the session's statistics are rolled up.
-func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
-	version, booked, err := tx.SettlementVersion(ctx, sess.ID)
-	if err != nil {
-		return err
-	}
-	in, err := tx.SettleInput(ctx, sess)
-	if err != nil {
-		return err
-	}
-	if err := in.complete(); err != nil {
-		return err
-	}
-	st, err := Settle(in)
-	if err != nil {
-		return err
-	}
-	st.Version, st.Final = version+1, true
-	note := fmt.Sprintf("Abrechnung vom %s (Sitzung %d)", GermanDate(st.Date), st.SessionID)
-	if st.Version > 1 {
-		note = fmt.Sprintf("Korrektur der Abrechnung vom %s (Sitzung %d, Fassung %d)", GermanDate(st.Date), st.SessionID, st.Version)
-	}
-	err = tx.StoreSettlement(ctx, SettlementRecord{
-		Settlement: st, KittyCents: st.KittyCents - booked, KittyNote: note, RecordedBy: a.KeyID,
-		Change: NewChange{Kind: ChangeSettlement, TableID: &st.TableID, SessionID: &st.SessionID,
-			Data: map[string]any{"version": st.Version, "kitty_cents": st.KittyCents}},
-	})
-	if err != nil {
-		return err
-	}
-	return rollUpSession(ctx, tx, sess.ID)
-}
-
-// FindSettlement returns a session's settlement: the stored latest version
-// of a closed session (with each transfer's paid state), or the
-// provisional figures of an open one.
-func (s *Service) FindSettlement(ctx context.Context, a Actor, sessionID int64) (Settlement, error) {
-	sess, err := s.Tables.FindSession(ctx, a.ClubID, sessionID)
-	if err != nil {
-		return Settlement{}, err
-	}
-	if !sess.Open() {
-		return s.Money.StoredSettlement(ctx, a.ClubID, sess)
-	}
-	_, st, err := s.settlementOf(ctx, a.ClubID, sess)
-	return st, err
-}
-
-// MarkTransferPaid records that a transfer was paid. Marking it again
-// changes nothing.
-func (s *Service) MarkTransferPaid(ctx context.Context, a Actor, transferID int64) (Transfer, error) {
-	var t Transfer
-	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
-		var ok bool
-		var err error
-		if t, ok, err = tx.MarkTransferPaid(ctx, transferID, a.KeyID); err != nil {
-			return err
-		}
-		if !ok {
-			return Errorf(ENOTFOUND, "transfer %d not found", transferID)
-		}
-		return nil
-	})
-	return t, err
-}
-
-// Kitty returns the club's kitty: its balance and its bookings, newest first.
-func (s *Service) Kitty(ctx context.Context, a Actor) (Kitty, error) {
-	list, err := s.Money.KittyBookings(ctx, a.ClubID)
-	if err != nil {
-		return Kitty{}, err
-	}
-	k := Kitty{Bookings: list}
-	if k.Bookings == nil {
-		k.Bookings = []KittyBooking{}
-	}
-	for _, b := range list {
-		k.BalanceCents += b.Cents
-	}
-	return k, nil
-}
-
-// MaxKittyBookingCents bounds a manual kitty booking either way.
-const MaxKittyBookingCents = 100_000_000
-
-// BookKitty adds a manual booking to the club's kitty ("Grillabend", -8000).
-func (s *Service) BookKitty(ctx context.Context, a Actor, cents int64, note string, idem *Idempotency) (KittyBooking, bool, error) {
-	if cents == 0 || cents > MaxKittyBookingCents || cents < -MaxKittyBookingCents {
-		return KittyBooking{}, false, Invalid("cents", "must be non-zero and at most 1.000.000,00 € either way")
-	}
-	if err := CheckName("note", note, MaxNoteLen); err != nil {
-		return KittyBooking{}, false, err
-	}
-	var b KittyBooking
-	var replayed bool
-	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
-		ref, err := claim(ctx, tx, idem, KindKittyBooking)
-		if err != nil {
-			return err
-		}
-		if ref != 0 {
-			replayed = true
-			b, err = tx.KittyBooking(ctx, ref)
-			return err
-		}
-		if b, err = tx.InsertKittyBooking(ctx, NewKittyBooking{Cents: cents, Kind: KittyManual, Note: note, RecordedBy: a.KeyID}); err != nil {
-			return err
-		}
-		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeKittyBooking, Data: map[string]any{"booking": b.ID, "cents": cents}}); err != nil {
-			return err
-		}
-		return remember(ctx, tx, idem, KindKittyBooking, b.ID)
-	})
-	return b, replayed, err
-}
-
-// The kinds of kitty booking.
-const (
-	KittySettlement = "settlement" // what a settlement version puts in or takes out
-	KittyManual     = "manual"     // a treasurer's booking
-)
-
-// GermanDate writes a YYYY-MM-DD date as Germans do: 19.11.2026.
-func GermanDate(iso string) string {
-	t, err := time.Parse(time.DateOnly, iso)
-	if err != nil {
-		return iso
-	}
-	return t.Format("02.01.2006")
 }

@@ -32,23 +32,16 @@ func (d *data) settleInput(clubID int64, sess ledger.Session) (ledger.SettleInpu
 			in.Hands = append(in.Hands, h)
 		}
 	}
+	for _, t := range d.transfersWhere(clubID, func(t ledger.Transfer) bool { return t.SessionID == sess.ID && t.Paid }) {
+		in.Payments = append(in.Payments, ledger.Payment{From: t.From, To: t.To, Cents: t.Cents})
+	}
 	return in, nil
 }
 
-// SettlementVersion is a session's latest settlement version and what its
-// settlements booked in the kitty.
-func (t *tx) SettlementVersion(_ context.Context, sessionID int64) (int, int64, error) {
-	version := 0
-	if st, ok := t.d.latestSettlement(t.club, sessionID); ok {
-		version = st.Version
-	}
-	var booked int64
-	for _, b := range t.d.kitty {
-		if b.club == t.club && b.SessionID != nil && *b.SessionID == sessionID && b.Kind == ledger.KittySettlement {
-			booked += b.Cents
-		}
-	}
-	return version, booked, nil
+// SettlementVersion is a session's latest settlement version.
+func (t *tx) SettlementVersion(_ context.Context, sessionID int64) (int, error) {
+	st, _ := t.d.latestSettlement(t.club, sessionID)
+	return st.Version, nil
 }
 
 func (d *data) latestSettlement(clubID, sessionID int64) (settlementRow, bool) {
@@ -76,15 +69,7 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 		tr.ID = t.d.next()
 		t.d.transfers[tr.ID] = transferRow{club: t.club, settlement: row.id, Transfer: tr}
 	}
-	if err := t.RecordChange(ctx, r.Change); err != nil {
-		return err
-	}
-	if r.KittyCents == 0 {
-		return nil
-	}
-	_, err := t.InsertKittyBooking(ctx, ledger.NewKittyBooking{Cents: r.KittyCents, Kind: ledger.KittySettlement, Note: r.KittyNote,
-		SessionID: &st.SessionID, RecordedBy: r.RecordedBy})
-	return err
+	return t.RecordChange(ctx, r.Change)
 }
 
 // StoredSettlement reads a closed session's latest settlement version.
@@ -95,66 +80,110 @@ func (s *Store) StoredSettlement(_ context.Context, clubID int64, sess ledger.Se
 			return ledger.Settlement{}, notFound("settlement of session %d", sess.ID)
 		}
 		st := row.Settlement
-		st.Transfers = d.transfersWhere(func(t transferRow) bool { return t.club == clubID && t.settlement == row.id })
+		st.Transfers = d.transfersWhere(clubID, func(t ledger.Transfer) bool { return t.SessionID == sess.ID && t.Version == st.Version })
 		return st, nil
 	})
 }
 
-// transfersWhere lists the transfers that match with their paid state, by id.
-func (d *data) transfersWhere(match func(transferRow) bool) []ledger.Transfer {
+// transfersWhere lists the club's transfers that match, by id, with their
+// version, paid state and date.
+func (d *data) transfersWhere(clubID int64, match func(ledger.Transfer) bool) []ledger.Transfer {
 	out := []ledger.Transfer{}
-	for _, t := range d.transfers {
-		if !match(t) {
+	for _, row := range d.transfers {
+		if row.club != clubID {
 			continue
 		}
-		tr := t.Transfer
-		if at, ok := d.payments[tr.ID]; ok {
-			tr.Paid, tr.PaidAt = true, &at
+		t := row.Transfer
+		set := d.settlements[row.settlement]
+		latest, _ := d.latestSettlement(clubID, t.SessionID)
+		t.Version, t.Current, t.Date = set.Version, set.Version == latest.Version, d.sessions[t.SessionID].Date
+		if at, ok := d.payments[t.ID]; ok {
+			t.Paid, t.PaidAt = true, &at
 		}
-		out = append(out, tr)
+		if match(t) {
+			out = append(out, t)
+		}
 	}
 	slices.SortFunc(out, func(a, b ledger.Transfer) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 
-// MarkTransferPaid records a transfer's payment once.
-func (t *tx) MarkTransferPaid(_ context.Context, transferID, _ int64) (ledger.Transfer, bool, error) {
-	tr, ok := t.d.transfers[transferID]
-	if !ok || tr.club != t.club {
-		return ledger.Transfer{}, false, nil
+// Transfer reads a transfer of the club.
+func (t *tx) Transfer(_ context.Context, id int64) (ledger.Transfer, error) {
+	list := t.d.transfersWhere(t.club, func(x ledger.Transfer) bool { return x.ID == id })
+	if len(list) == 0 {
+		return ledger.Transfer{}, notFound("transfer %d", id)
 	}
-	if _, paid := t.d.payments[transferID]; !paid {
-		t.d.payments[transferID] = t.now
+	return list[0], nil
+}
+
+// RecordPayment records that a transfer was paid.
+func (t *tx) RecordPayment(ctx context.Context, transferID, _ int64) (ledger.Transfer, error) {
+	if _, paid := t.d.payments[transferID]; paid {
+		return ledger.Transfer{}, ledger.Errorf(ledger.ECONFLICT, "already exists (transfer_payments_pkey)")
 	}
-	list := t.d.transfersWhere(func(x transferRow) bool { return x.ID == transferID })
-	return list[0], true, nil
+	t.d.payments[transferID] = t.now
+	return t.Transfer(ctx, transferID)
 }
 
 // OpenDebts returns the unpaid transfers of other sessions' latest
 // settlements that concern any of players.
 func (s *Store) OpenDebts(_ context.Context, clubID, sessionID int64, players []int64) ([]ledger.Transfer, error) {
 	return read(s, func(d *data) ([]ledger.Transfer, error) {
-		concerns := func(p *int64) bool { return p != nil && slices.Contains(players, *p) }
-		return d.transfersWhere(func(t transferRow) bool {
-			latest, _ := d.latestSettlement(clubID, t.SessionID)
-			_, paid := d.payments[t.ID]
-			return t.club == clubID && t.SessionID != sessionID && !paid && (concerns(t.From) || concerns(t.To)) && t.settlement == latest.id
+		return d.transfersWhere(clubID, func(t ledger.Transfer) bool {
+			return t.SessionID != sessionID && !t.Paid && t.Current && (concerns(t, players))
 		}), nil
 	})
 }
 
-// KittyBookings returns the kitty's bookings, newest first.
-func (s *Store) KittyBookings(_ context.Context, clubID int64) ([]ledger.KittyBooking, error) {
-	return read(s, func(d *data) ([]ledger.KittyBooking, error) {
-		var out []ledger.KittyBooking
-		for _, b := range d.kitty {
-			if b.club == clubID {
-				out = append(out, b.KittyBooking)
+func concerns(t ledger.Transfer, players []int64) bool {
+	return (t.From != nil && slices.Contains(players, *t.From)) || (t.To != nil && slices.Contains(players, *t.To))
+}
+
+// ListTransfers returns the club's transfers in the filter, by id.
+func (s *Store) ListTransfers(_ context.Context, clubID int64, f ledger.TransferFilter) ([]ledger.Transfer, error) {
+	return read(s, func(d *data) ([]ledger.Transfer, error) {
+		list := d.transfersWhere(clubID, func(t ledger.Transfer) bool {
+			status := (f.Status == ledger.TransfersOpen && !t.Paid && t.Current) || (f.Status == ledger.TransfersPaid && t.Paid) ||
+				(f.Status == "" && (t.Paid || t.Current))
+			return status && t.ID > f.Page.After && (f.PlayerID == 0 || concerns(t, []int64{f.PlayerID})) &&
+				(f.SessionID == 0 || t.SessionID == f.SessionID) && (f.From == "" || t.Date >= f.From) && (f.To == "" || t.Date <= f.To)
+		})
+		if f.Page.Limit > 0 && len(list) > f.Page.Limit {
+			list = list[:f.Page.Limit]
+		}
+		return list, nil
+	})
+}
+
+// KittyMovements returns the kitty's cash movements and its open transfers.
+func (s *Store) KittyMovements(_ context.Context, clubID int64) ([]ledger.KittyMovement, []ledger.KittyMovement, error) {
+	type result struct{ cash, receivable []ledger.KittyMovement }
+	r, err := read(s, func(d *data) (result, error) {
+		var out result
+		for _, t := range d.transfersWhere(clubID, func(t ledger.Transfer) bool { return t.From == nil || t.To == nil }) {
+			m := ledger.KittyMovement{Cents: t.Cents, Kind: ledger.KittyPayment, Player: t.From, SessionID: &t.SessionID, TransferID: &t.ID}
+			if t.From == nil {
+				m.Cents, m.Player = -t.Cents, t.To
+			}
+			switch {
+			case t.Paid:
+				m.At = *t.PaidAt
+				out.cash = append(out.cash, m)
+			case t.Current:
+				m.Kind, m.At = ledger.KittyOpen, d.settlements[d.transfers[t.ID].settlement].CreatedAt.UTC()
+				out.receivable = append(out.receivable, m)
 			}
 		}
-		slices.SortFunc(out, func(a, b ledger.KittyBooking) int { return cmp.Compare(b.ID, a.ID) })
+		for _, b := range d.kitty {
+			if b.club == clubID && b.Kind == ledger.KittyManual {
+				out.cash = append(out.cash, ledger.KittyMovement{Cents: b.Cents, Kind: b.Kind, Note: b.Note, BookingID: &b.ID, At: b.CreatedAt})
+			}
+		}
+		slices.SortStableFunc(out.cash, func(a, b ledger.KittyMovement) int { return b.At.Compare(a.At) })
 		return out, nil
 	})
+	return r.cash, r.receivable, err
 }
 
 // InsertKittyBooking stores a kitty booking.

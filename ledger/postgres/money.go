@@ -34,8 +34,27 @@ func settleInput(ctx context.Context, q queryer, clubID int64, sess ledger.Sessi
 	if in.Standings, err = queryStandings(ctx, q, clubID, sess.ID); err != nil {
 		return in, err
 	}
-	in.Hands, err = sessionHands(ctx, q, clubID, sess.ID)
+	if in.Hands, err = sessionHands(ctx, q, clubID, sess.ID); err != nil {
+		return in, err
+	}
+	in.Payments, err = sessionPayments(ctx, q, clubID, sess.ID)
 	return in, err
+}
+
+// sessionPayments returns the payments made for a session, in any
+// settlement version.
+func sessionPayments(ctx context.Context, q queryer, clubID, sessionID int64) ([]ledger.Payment, error) {
+	rows, err := q.Query(ctx, `
+		SELECT t.from_player, t.to_player, t.cents
+		FROM transfers t JOIN transfer_payments p USING (club_id, transfer_id)
+		WHERE t.club_id = $1 AND t.session_id = $2 ORDER BY t.transfer_id`, clubID, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Payment, error) {
+		var p ledger.Payment
+		return p, r.Scan(&p.From, &p.To, &p.Cents)
+	})
 }
 
 // seatedPlayers returns the session's players in seating order.
@@ -62,20 +81,16 @@ func sessionHands(ctx context.Context, q queryer, clubID, sessionID int64) ([]le
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
 }
 
-// SettlementVersion is a session's latest settlement version (0: none)
-// and what its settlements booked in the kitty so far.
-func (t *tx) SettlementVersion(ctx context.Context, sessionID int64) (int, int64, error) {
+// SettlementVersion is a session's latest settlement version (0: none).
+func (t *tx) SettlementVersion(ctx context.Context, sessionID int64) (int, error) {
 	var version int
-	var booked int64
-	err := t.QueryRow(ctx, `
-		SELECT (SELECT coalesce(max(version), 0) FROM settlements WHERE club_id = $1 AND session_id = $2),
-		       (SELECT coalesce(sum(cents), 0) FROM kitty_bookings WHERE club_id = $1 AND session_id = $2 AND kind = $3)`,
-		t.club, sessionID, ledger.KittySettlement).Scan(&version, &booked)
-	return version, booked, err
+	err := t.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM settlements WHERE club_id = $1 AND session_id = $2`,
+		t.club, sessionID).Scan(&version)
+	return version, err
 }
 
 // StoreSettlement stores a settlement version with its transfers, its
-// money rows for the statistics, its change and its kitty booking.
+// money rows for the statistics and its change.
 func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) error {
 	st := r.Settlement
 	body, err := json.Marshal(st)
@@ -96,11 +111,6 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 			VALUES ($1, $2, $3, $4, $5, $6)`, t.club, id, st.SessionID, tr.From, tr.To, tr.Cents)
 	}
 	queueChange(b, t.club, r.Change)
-	if r.KittyCents != 0 {
-		b.Queue(`
-			INSERT INTO kitty_bookings (club_id, cents, kind, note, session_id, recorded_by)
-			VALUES ($1, $2, $3, $4, $5, $6)`, t.club, r.KittyCents, ledger.KittySettlement, r.KittyNote, st.SessionID, r.RecordedBy)
-	}
 	return send(ctx, t, b)
 }
 
@@ -129,42 +139,61 @@ func storedSettlement(ctx context.Context, q queryer, clubID int64, sess ledger.
 	return st, err
 }
 
+// selectTransfer reads transfers (alias t) with their payment (p), their
+// settlement version (v) and whether it is the session's current one.
+const selectTransfer = `
+	SELECT t.transfer_id, t.session_id, t.from_player, t.to_player, t.cents, p.paid_at,
+	       v.version, v.version = (SELECT max(version) FROM settlements c WHERE c.club_id = t.club_id AND c.session_id = t.session_id),
+	       to_char(s.date, 'YYYY-MM-DD')
+	FROM transfers t
+	JOIN settlements v ON v.club_id = t.club_id AND v.settlement_id = t.settlement_id
+	JOIN sessions s ON s.club_id = t.club_id AND s.session_id = t.session_id
+	LEFT JOIN transfer_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id`
+
+// currentVersion is the condition that t is of its session's latest
+// settlement version.
+const currentVersion = `t.settlement_id = (SELECT max(c.settlement_id) FROM settlements c
+	WHERE c.club_id = t.club_id AND c.session_id = t.session_id)`
+
 func queryTransfers(ctx context.Context, q queryer, where string, args ...any) ([]ledger.Transfer, error) {
-	rows, err := q.Query(ctx, `
-		SELECT t.transfer_id, t.session_id, t.from_player, t.to_player, t.cents, p.paid_at
-		FROM transfers t
-		LEFT JOIN transfer_payments p USING (club_id, transfer_id)
-		WHERE `+where+` ORDER BY t.transfer_id`, args...)
+	rows, err := q.Query(ctx, selectTransfer+` WHERE `+where+` ORDER BY t.transfer_id`, args...)
 	if err != nil {
 		return nil, err
 	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Transfer, error) {
-		var t ledger.Transfer
-		err := r.Scan(&t.ID, &t.SessionID, &t.From, &t.To, &t.Cents, &t.PaidAt)
-		t.Paid = t.PaidAt != nil
-		return t, err
-	})
+	list, err := pgx.CollectRows(rows, scanTransfer)
 	if list == nil {
 		list = []ledger.Transfer{}
 	}
 	return list, err
 }
 
-// MarkTransferPaid records a transfer's payment, once; ok is false when
-// the club has no such transfer.
-func (t *tx) MarkTransferPaid(ctx context.Context, transferID, recordedBy int64) (ledger.Transfer, bool, error) {
-	_, err := t.Exec(ctx, `
-		INSERT INTO transfer_payments (club_id, transfer_id, recorded_by)
-		SELECT club_id, transfer_id, $3 FROM transfers WHERE club_id = $1 AND transfer_id = $2
-		ON CONFLICT DO NOTHING`, t.club, transferID, recordedBy)
+func scanTransfer(r pgx.CollectableRow) (ledger.Transfer, error) {
+	var t ledger.Transfer
+	err := r.Scan(&t.ID, &t.SessionID, &t.From, &t.To, &t.Cents, &t.PaidAt, &t.Version, &t.Current, &t.Date)
+	t.Paid = t.PaidAt != nil
+	return t, err
+}
+
+// Transfer reads a transfer of the club.
+func (t *tx) Transfer(ctx context.Context, id int64) (ledger.Transfer, error) {
+	list, err := queryTransfers(ctx, t, `t.club_id = $1 AND t.transfer_id = $2`, t.club, id)
 	if err != nil {
-		return ledger.Transfer{}, false, err
+		return ledger.Transfer{}, err
 	}
-	list, err := queryTransfers(ctx, t, `t.club_id = $1 AND t.transfer_id = $2`, t.club, transferID)
-	if err != nil || len(list) == 0 {
-		return ledger.Transfer{}, false, err
+	if len(list) == 0 {
+		return ledger.Transfer{}, notFound(pgx.ErrNoRows, "transfer %d", id)
 	}
-	return list[0], true, nil
+	return list[0], nil
+}
+
+// RecordPayment records that a transfer was paid.
+func (t *tx) RecordPayment(ctx context.Context, transferID, recordedBy int64) (ledger.Transfer, error) {
+	if _, err := t.Exec(ctx, `
+		INSERT INTO transfer_payments (club_id, transfer_id, recorded_by) VALUES ($1, $2, $3)`,
+		t.club, transferID, recordedBy); err != nil {
+		return ledger.Transfer{}, err
+	}
+	return t.Transfer(ctx, transferID)
 }
 
 // OpenDebts returns the unpaid transfers of other sessions' latest
@@ -172,21 +201,88 @@ func (t *tx) MarkTransferPaid(ctx context.Context, transferID, recordedBy int64)
 func (s *Store) OpenDebts(ctx context.Context, clubID, sessionID int64, players []int64) ([]ledger.Transfer, error) {
 	list, err := queryTransfers(ctx, s.pool, `
 		t.club_id = $1 AND t.session_id <> $2 AND p.transfer_id IS NULL
-		AND (t.from_player = ANY($3) OR t.to_player = ANY($3))
-		AND t.settlement_id = (SELECT max(s.settlement_id) FROM settlements s
-		                       WHERE s.club_id = t.club_id AND s.session_id = t.session_id)`,
+		AND (t.from_player = ANY($3) OR t.to_player = ANY($3)) AND `+currentVersion,
 		clubID, sessionID, players)
 	return list, mapError(err)
 }
 
-// KittyBookings returns the kitty's bookings, newest first.
-func (s *Store) KittyBookings(ctx context.Context, clubID int64) ([]ledger.KittyBooking, error) {
-	rows, err := s.pool.Query(ctx, selectKittyBooking+` WHERE club_id = $1 ORDER BY booking_id DESC`, clubID)
+// ListTransfers returns the club's transfers in the filter, by id.
+func (s *Store) ListTransfers(ctx context.Context, clubID int64, f ledger.TransferFilter) ([]ledger.Transfer, error) {
+	args := []any{clubID, f.Page.After}
+	where := `t.club_id = $1 AND t.transfer_id > $2`
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where += fmt.Sprintf(" AND "+cond, len(args))
+	}
+	switch f.Status {
+	case ledger.TransfersOpen:
+		where += ` AND p.transfer_id IS NULL AND ` + currentVersion
+	case ledger.TransfersPaid:
+		where += ` AND p.transfer_id IS NOT NULL`
+	default:
+		where += ` AND (p.transfer_id IS NOT NULL OR ` + currentVersion + `)`
+	}
+	if f.PlayerID != 0 {
+		add("(t.from_player = $%[1]d OR t.to_player = $%[1]d)", f.PlayerID)
+	}
+	if f.SessionID != 0 {
+		add("t.session_id = $%d", f.SessionID)
+	}
+	if f.From != "" {
+		add("s.date >= $%d", f.From)
+	}
+	if f.To != "" {
+		add("s.date <= $%d", f.To)
+	}
+	limit := ""
+	if f.Page.Limit > 0 {
+		limit = fmt.Sprintf(" LIMIT %d", f.Page.Limit)
+	}
+	rows, err := s.pool.Query(ctx, selectTransfer+` WHERE `+where+` ORDER BY t.transfer_id`+limit, args...)
 	if err != nil {
 		return nil, mapError(err)
 	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.KittyBooking, error) { return scanKittyBooking(r) })
+	list, err := pgx.CollectRows(rows, scanTransfer)
 	return list, mapError(err)
+}
+
+// KittyMovements returns the kitty's cash movements, newest first (paid
+// transfers with the kitty and manual bookings; the settlement bookings
+// written before migration 7 were no cash and are left out), and the open
+// transfers with the kitty of current settlement versions, oldest first.
+func (s *Store) KittyMovements(ctx context.Context, clubID int64) ([]ledger.KittyMovement, []ledger.KittyMovement, error) {
+	var cash, receivable []ledger.KittyMovement
+	scan := func(into *[]ledger.KittyMovement) func(pgx.Rows) error {
+		return func(rows pgx.Rows) error {
+			var err error
+			*into, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.KittyMovement, error) {
+				var m ledger.KittyMovement
+				return m, r.Scan(&m.Cents, &m.Kind, &m.Note, &m.Player, &m.SessionID, &m.TransferID, &m.BookingID, &m.At)
+			})
+			return err
+		}
+	}
+	// A transfer with the kitty: into it from a player, or out of it to one.
+	const kittyTransfer = `CASE WHEN t.to_player IS NULL THEN t.cents ELSE -t.cents END, %s, '',
+		coalesce(t.from_player, t.to_player), t.session_id, t.transfer_id, NULL::bigint`
+	b := &pgx.Batch{}
+	b.Queue(`
+		SELECT * FROM (
+			SELECT `+fmt.Sprintf(kittyTransfer, "'"+ledger.KittyPayment+"'")+`, p.paid_at
+			FROM transfers t JOIN transfer_payments p USING (club_id, transfer_id)
+			WHERE t.club_id = $1 AND (t.from_player IS NULL OR t.to_player IS NULL)
+			UNION ALL
+			SELECT cents, kind, note, NULL, session_id, NULL, booking_id, created_at
+			FROM kitty_bookings WHERE club_id = $1 AND kind = $2
+		) m ORDER BY 8 DESC, 6 DESC NULLS LAST, 7 DESC NULLS LAST`, clubID, ledger.KittyManual).Query(scan(&cash))
+	b.Queue(`
+		SELECT `+fmt.Sprintf(kittyTransfer, "'"+ledger.KittyOpen+"'")+`, v.created_at
+		FROM transfers t
+		JOIN settlements v ON v.club_id = t.club_id AND v.settlement_id = t.settlement_id
+		LEFT JOIN transfer_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id
+		WHERE t.club_id = $1 AND (t.from_player IS NULL OR t.to_player IS NULL) AND p.transfer_id IS NULL
+		AND `+currentVersion+` ORDER BY t.transfer_id`, clubID).Query(scan(&receivable))
+	return cash, receivable, mapError(send(ctx, s.pool, b))
 }
 
 // InsertKittyBooking stores a kitty booking.

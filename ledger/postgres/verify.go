@@ -98,6 +98,36 @@ var checks = []check{
 		LEFT JOIN hands p ON p.club_id = h.club_id AND p.table_id = h.table_id AND p.number = h.number - 1
 		WHERE h.hash IS DISTINCT FROM hand_digest(h) OR h.prev_hash IS DISTINCT FROM p.hash
 		LIMIT 1`},
+	// What a player settles in the current version (settle_cents; in a body
+	// written before it existed, the net, or only its minus at a
+	// losers_to_kitty table) is what he was paid minus what he paid, on any
+	// version's transfers, plus what the current version's unpaid transfers
+	// still give him.
+	{name: "payments and open transfers settle every current settlement", query: `
+		WITH cur AS (
+			SELECT DISTINCT ON (club_id, session_id) club_id, session_id, settlement_id, version, body
+			FROM settlements ORDER BY club_id, session_id, version DESC
+		), due AS (
+			SELECT c.club_id, c.session_id, c.version, (p->>'player')::bigint AS player,
+			       coalesce((p->>'settle_cents')::bigint,
+			                CASE WHEN c.body->>'settle_mode' = 'losers_to_kitty' THEN least((p->>'net_cents')::bigint, 0)
+			                     ELSE (p->>'net_cents')::bigint END) AS settle
+			FROM cur c, jsonb_array_elements(c.body->'players') p
+		), moved AS (
+			SELECT t.club_id, t.session_id, x.player,
+			       sum(CASE WHEN x.player = t.to_player THEN t.cents ELSE -t.cents END) AS cents
+			FROM transfers t
+			LEFT JOIN transfer_payments pay ON pay.club_id = t.club_id AND pay.transfer_id = t.transfer_id
+			JOIN cur c ON c.club_id = t.club_id AND c.session_id = t.session_id
+			CROSS JOIN LATERAL (VALUES (t.from_player), (t.to_player)) x(player)
+			WHERE x.player IS NOT NULL AND (pay.transfer_id IS NOT NULL OR t.settlement_id = c.settlement_id)
+			GROUP BY t.club_id, t.session_id, x.player
+		)
+		SELECT format('session %s, settlement version %s, player %s: settles %s cents, but payments and open transfers give %s',
+		              d.session_id, d.version, d.player, d.settle, coalesce(m.cents, 0))
+		FROM due d LEFT JOIN moved m USING (club_id, session_id, player)
+		WHERE d.settle <> coalesce(m.cents, 0)
+		LIMIT 1`},
 }
 
 // Breach is a broken invariant of the ledger.

@@ -51,8 +51,8 @@ func TestVerifyPassesAWholeLedger(t *testing.T) {
 	if err := postgres.Verify(context.Background(), f.pool, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
 		t.Fatalf("a ledger written only by the service fails verify: %v", err)
 	}
-	if len(passed) != 8 {
-		t.Errorf("%d invariants checked, want 8: %v", len(passed), passed)
+	if len(passed) != 9 {
+		t.Errorf("%d invariants checked, want 9: %v", len(passed), passed)
 	}
 	var chained int
 	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands WHERE hash IS NOT NULL AND (number = 1) = (prev_hash IS NULL)`).Scan(&chained))
@@ -114,6 +114,28 @@ func TestVerifyCatchesAZeroSumBreachAndAGap(t *testing.T) {
 	tamper(t, g, "tables", `UPDATE tables SET hands = 4`)
 	if err := verify(g); !errors.As(err, &b) || b.Invariant != "hand numbers of every table run 1, 2, 3 … without a gap" {
 		t.Errorf("verify: %v, want the gap breach", err)
+	}
+}
+
+// TestVerifyCatchesMoneyThatDoesNotSettle: after a payment the ledger
+// passes; a transfer changed behind the service's back breaks the money
+// invariant.
+func TestVerifyCatchesMoneyThatDoesNotSettle(t *testing.T) {
+	ctx := context.Background()
+	f := recordThree(t)
+	_, err := f.store.CloseSession(ctx, f.actor, f.session.ID)
+	must(t, err)
+	st, err := f.store.FindSettlement(ctx, f.actor, f.session.ID)
+	must(t, err)
+	_, err = f.store.MarkTransferPaid(ctx, f.actor, st.Transfers[0].ID)
+	must(t, err)
+	if err := verify(f); err != nil {
+		t.Fatalf("verify after a payment: %v", err)
+	}
+	tamper(t, f, "transfers", `UPDATE transfers SET cents = cents + 1 WHERE transfer_id = (SELECT max(transfer_id) FROM transfers)`)
+	var b *postgres.Breach
+	if err := verify(f); !errors.As(err, &b) || b.Invariant != "payments and open transfers settle every current settlement" {
+		t.Errorf("verify: %v, want the money breach", err)
 	}
 }
 

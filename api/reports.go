@@ -12,54 +12,6 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-func (s *Server) getSettlement(c echo.Context) error {
-	id, err := pathID(c, "sessionID")
-	if err != nil {
-		return err
-	}
-	st, err := s.svc.FindSettlement(c.Request().Context(), actorOf(c), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, st)
-}
-
-func (s *Server) markTransferPaid(c echo.Context) error {
-	id, err := pathID(c, "transferID")
-	if err != nil {
-		return err
-	}
-	t, err := s.svc.MarkTransferPaid(c.Request().Context(), actorOf(c), id)
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, t)
-}
-
-func (s *Server) getKitty(c echo.Context) error {
-	k, err := s.svc.Kitty(c.Request().Context(), actorOf(c))
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, k)
-}
-
-func (s *Server) bookKitty(c echo.Context) error {
-	var in struct {
-		Cents int64  `json:"cents"`
-		Note  string `json:"note"`
-	}
-	body, err := decodeBody(c, &in)
-	if err != nil {
-		return err
-	}
-	b, replayed, err := s.svc.BookKitty(c.Request().Context(), actorOf(c), in.Cents, in.Note, idempotency(c, body))
-	if err != nil {
-		return err
-	}
-	return created(c, replayed, b)
-}
-
 func (s *Server) sessionReport(c echo.Context) error {
 	id, err := pathID(c, "sessionID")
 	if err != nil {
