@@ -58,9 +58,9 @@ type Settlement struct {
 	Transfers      []Transfer    `json:"transfers"`
 	// KittyCents is what the evening puts into the club's kitty (negative:
 	// takes out of it); KittyOpenCents what of it is still unpaid.
-	KittyCents     int64 `json:"kitty_cents"`
-	KittyOpenCents int64 `json:"kitty_open_cents"`
-	CreatedAt  *time.Time `json:"created_at,omitempty"`
+	KittyCents     int64      `json:"kitty_cents"`
+	KittyOpenCents int64      `json:"kitty_open_cents"`
+	CreatedAt      *time.Time `json:"created_at,omitempty"`
 }
 
 // PlayerMoney is one player's money of the evening.

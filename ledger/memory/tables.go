@@ -18,7 +18,9 @@ func (s *Store) FindTable(_ context.Context, clubID, id int64) (ledger.Table, er
 func (t *tx) Table(_ context.Context, id int64) (ledger.Table, error) { return t.d.table(t.club, id) }
 
 // LockTable reads a table; the store's lock already serializes writers.
-func (t *tx) LockTable(_ context.Context, id int64) (ledger.Table, error) { return t.d.table(t.club, id) }
+func (t *tx) LockTable(_ context.Context, id int64) (ledger.Table, error) {
+	return t.d.table(t.club, id)
+}
 
 func (d *data) table(clubID, id int64) (ledger.Table, error) {
 	tb, ok := d.tables[id]
@@ -99,7 +101,9 @@ func (s *Store) FindSession(_ context.Context, clubID, id int64) (ledger.Session
 }
 
 // Session returns a session of the club.
-func (t *tx) Session(_ context.Context, id int64) (ledger.Session, error) { return t.d.session(t.club, id) }
+func (t *tx) Session(_ context.Context, id int64) (ledger.Session, error) {
+	return t.d.session(t.club, id)
+}
 
 func (d *data) session(clubID, id int64) (ledger.Session, error) {
 	s, ok := d.sessions[id]
