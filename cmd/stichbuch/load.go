@@ -31,6 +31,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/loopback"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
@@ -411,18 +412,10 @@ func checkLoopback(base string) error {
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("load: %q is not an http URL", base)
 	}
-	if !loopbackHost(u.Hostname()) {
+	if !loopback.Host(u.Hostname()) {
 		return fmt.Errorf("load: %s is not a loopback address; the load tool only drives a service on this machine", u.Hostname())
 	}
 	return nil
-}
-
-func loopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // --- the clients ---------------------------------------------------------------
@@ -440,7 +433,7 @@ func newLoadClient(base, key string, clients int, timeout time.Duration) *loadCl
 		// Loopback only, whatever a redirect or resolver says.
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			host, _, err := net.SplitHostPort(addr)
-			if err != nil || !loopbackHost(host) {
+			if err != nil || !loopback.Host(host) {
 				return nil, fmt.Errorf("load: refusing to connect to %s (not loopback)", addr)
 			}
 			return dialer.DialContext(ctx, network, addr)
