@@ -1,8 +1,8 @@
 package main
 
-// stichbuch load: a load generator that drives the real HTTP API the way
-// club score apps do, and measures it. See `stichbuch load --help` and the
-// README's Benchmarks section.
+// stichbuch-bench load: a load generator that drives the real HTTP API the
+// way club score apps do, and measures it. See `stichbuch-bench load
+// --help` and the README's Benchmarks section.
 
 import (
 	"bufio"
@@ -36,10 +36,11 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
 
-// loadOptions are the flags of `stichbuch load`.
+// loadOptions are the flags of `stichbuch-bench load`.
 type loadOptions struct {
 	url      string
 	start    bool
+	bin      string
 	data     string
 	key      string
 	pid      int
@@ -112,7 +113,7 @@ type pgbenchResult struct {
 	Ratio        float64 `json:"service_over_pgbench"` // hands per second / pgbench TPS
 }
 
-const loadUsage = `Usage: stichbuch load (--url URL --key KEY | --start) [flags]
+const loadUsage = `Usage: stichbuch-bench load (--url URL --key KEY | --start) [flags]
 
 Drives the HTTP API with simulated tables, each recording hands with an
 Idempotency-Key, and prints hands per second, latency percentiles, errors by
@@ -127,8 +128,9 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, loadUsage); fs.PrintDefaults() }
 	fs.StringVar(&o.url, "url", "", "base URL of a running service on a loopback address")
-	fs.BoolVar(&o.start, "start", false, "start stichbuch serve (this executable) on a free loopback port against DATABASE_URL or the embedded PostgreSQL in --data")
-	fs.StringVar(&o.data, "data", envOr(getenv, "STICHBUCH_DATA", "./stichbuch-data"), "data directory of the embedded PostgreSQL (with --start, without DATABASE_URL)")
+	fs.BoolVar(&o.start, "start", false, "start stichbuch serve (see --bin) on a free loopback port against DATABASE_URL or the embedded PostgreSQL in --data")
+	fs.StringVar(&o.bin, "bin", "", "the stichbuch executable --start runs (default: stichbuch beside this executable, else one built with go build from the module in the working directory)")
+	fs.StringVar(&o.data, "data", defaultData(getenv), "data directory of the embedded PostgreSQL (with --start, without DATABASE_URL)")
 	fs.StringVar(&o.key, "key", "", "an admin API key of the club to use (default with --start: a new club)")
 	fs.IntVar(&o.pid, "pid", 0, "process id of the service, for its peak RSS and CPU time (set by --start)")
 	fs.IntVar(&o.tables, "tables", 8, "concurrent simulated tables, one client each (with --hot: clients on one table)")
@@ -152,6 +154,8 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 		return o, fmt.Errorf("load: unexpected argument %q", fs.Arg(0))
 	case o.start == (o.url != ""):
 		return o, errors.New("load: give either --url (with --key) or --start")
+	case o.bin != "" && !o.start:
+		return o, errors.New("load: --bin names the service --start runs; give --start")
 	case o.url != "" && o.key == "":
 		return o, errors.New("load: --url needs --key, an admin key of the club to load")
 	case o.tables < 1 || o.tables > 1024:
@@ -259,43 +263,27 @@ type loadService struct {
 	stop  func()
 }
 
-// startLoadService starts `stichbuch serve` from this executable on a free
-// loopback port. Without DATABASE_URL it first starts (or adopts) the
-// embedded PostgreSQL in the data directory and hands the service its URL,
-// so the service process is the Go service alone and pgbench can reach
-// the same database.
+// startLoadService starts `stichbuch serve` (see serviceBinary) as a
+// process of its own on a free loopback port. Without DATABASE_URL it first
+// starts (or adopts) the embedded PostgreSQL in the data directory and
+// hands the service its URL, so the service process is the Go service
+// alone and pgbench can reach the same database.
 func startLoadService(ctx context.Context, o loadOptions, getenv func(string) string, log *slog.Logger) (*loadService, error) {
-	svc := &loadService{dbURL: getenv("DATABASE_URL"), stop: func() {}}
-	var c *cluster.Cluster
-	if svc.dbURL == "" {
-		var err error
-		c, err = cluster.Start(ctx, cluster.Options{DataDir: o.data, Logger: log, Getenv: getenv})
-		if err != nil {
-			return nil, err
-		}
-		if err := c.EnsureDatabase(ctx, "stichbuch"); err != nil {
-			c.Stop()
-			return nil, err
-		}
-		svc.dbURL = c.ConnString("stichbuch")
-		if b, err := os.ReadFile(filepath.Join(c.DataDir(), "postmaster.pid")); err == nil {
-			line, _, _ := strings.Cut(string(b), "\n")
-			svc.pgPID, _ = strconv.Atoi(strings.TrimSpace(line))
-		}
-	}
-	stopCluster := func() {
-		if c != nil {
-			if err := c.Stop(); err != nil {
-				log.Error("stopping PostgreSQL", "err", err)
-			}
-		}
-	}
-	exe, err := os.Executable()
+	db, err := openDatabase(ctx, o.data, getenv, log)
 	if err != nil {
-		stopCluster()
 		return nil, err
 	}
-	cmd := exec.Command(exe, "serve", "--addr", "127.0.0.1:0")
+	svc := &loadService{dbURL: db.url, pgPID: db.pgPID, stop: func() {}}
+	bin, removeBin, err := serviceBinary(ctx, o.bin, log)
+	if err != nil {
+		db.stop()
+		return nil, err
+	}
+	cleanup := func() {
+		removeBin()
+		db.stop()
+	}
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+svc.dbURL)
 	if getenv("STICHBUCH_RATE_LIMIT") == "" {
 		// The per-key limit guards against runaway phones; a load test is one
@@ -304,13 +292,13 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		stopCluster()
+		cleanup()
 		return nil, err
 	}
 	var logTail tailBuffer
 	cmd.Stderr = &logTail // one line per request at the default level: kept short
 	if err := cmd.Start(); err != nil {
-		stopCluster()
+		cleanup()
 		return nil, err
 	}
 	svc.pid = cmd.Process.Pid
@@ -324,7 +312,7 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 			cmd.Process.Kill()
 			<-done
 		}
-		stopCluster()
+		cleanup()
 	}
 	addr := make(chan string, 1)
 	go func() {
@@ -341,7 +329,7 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 	case svc.base = <-addr:
 	case err := <-done:
 		done <- err
-		stopCluster()
+		cleanup()
 		return nil, fmt.Errorf("load: the service ended before listening: %v\n%s", err, logTail.String())
 	case <-time.After(2 * time.Minute):
 		svc.stop()
@@ -351,6 +339,40 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 		return nil, ctx.Err()
 	}
 	return svc, nil
+}
+
+// servicePackage is the service's main package, built when no binary is at hand.
+const servicePackage = "github.com/stichbuch/stichbuch/cmd/stichbuch"
+
+// serviceBinary finds the stichbuch executable --start runs: bin when
+// given; else stichbuch beside this executable (both built or installed
+// together, as run.sh does); else one built now with go build from the
+// module in the working directory (as under `go run
+// ./cmd/stichbuch-bench`), which remove deletes again.
+func serviceBinary(ctx context.Context, bin string, log *slog.Logger) (path string, remove func(), err error) {
+	keep := func() {}
+	if bin != "" {
+		return bin, keep, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		beside := filepath.Join(filepath.Dir(exe), "stichbuch")
+		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			log.Info("starting the stichbuch beside this executable", "bin", beside)
+			return beside, keep, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "stichbuch-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(dir, "stichbuch")
+	start := time.Now()
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", path, servicePackage).CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("load: --start found no stichbuch beside this executable, and go build %s failed (run it in the module's checkout, or give --bin): %v\n%s", servicePackage, err, out)
+	}
+	log.Info("built stichbuch", "bin", path, "took", time.Since(start).Round(time.Millisecond))
+	return path, func() { os.RemoveAll(dir) }, nil
 }
 
 // tailBuffer keeps the last few KiB written to it.

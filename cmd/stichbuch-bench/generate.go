@@ -1,6 +1,6 @@
 package main
 
-// stichbuch generate: fills a new club with a realistic, reproducible
+// stichbuch-bench generate: fills a new club with a realistic, reproducible
 // history for benchmarks and demos. Tables of every game play weekly
 // evenings over years; every hand is generated from a seeded random source
 // and recorded through the store's RecordHand and CloseSession, the write
@@ -29,8 +29,9 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// genOptions are the flags of `stichbuch generate`.
+// genOptions are the flags of `stichbuch-bench generate`.
 type genOptions struct {
+	data     string
 	seed     uint64
 	hands    int
 	tables   int
@@ -69,7 +70,7 @@ var genGames = []genGame{
 		settleMode: ledger.SettleLosersToKitty, hand: schwarzeDameHand, fallback: schwarzeDameFallback},
 }
 
-const generateUsage = `Usage: stichbuch generate [flags]
+const generateUsage = `Usage: stichbuch-bench generate [flags]
 
 Creates a club and fills it with a reproducible history: tables of every
 game, weekly evenings over years, generated hands recorded through the
@@ -80,13 +81,12 @@ Uses DATABASE_URL or the embedded PostgreSQL in --data.
 Flags:
 `
 
-func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Writer) (genOptions, dbFlags, error) {
+func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Writer) (genOptions, error) {
 	var o genOptions
-	var db dbFlags
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, generateUsage); fs.PrintDefaults() }
-	db.register(fs, getenv)
+	fs.StringVar(&o.data, "data", defaultData(getenv), "data directory of the embedded PostgreSQL (ignored with DATABASE_URL)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random history: the same seed gives the same history")
 	fs.IntVar(&o.hands, "hands", 100_000, "hands to record in all")
 	fs.IntVar(&o.tables, "tables", 40, "tables of the club: one of each game, then the games in the proportions 8 Doppelkopf, 4 Saukopf, 3 Schwarze Sau, 3 Klaberjass, 2 Schwarze Dame")
@@ -96,7 +96,7 @@ func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Wri
 	fs.StringVar(&o.name, "name", "", "the club's name (default \"Generierter Club <seed>\")")
 	fs.DurationVar(&o.progress, "progress", 5*time.Second, "how often to print progress")
 	if err := fs.Parse(args); err != nil {
-		return o, db, err
+		return o, err
 	}
 	if o.players == 0 {
 		o.players = 4 * o.tables
@@ -106,35 +106,43 @@ func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Wri
 	}
 	switch {
 	case fs.NArg() > 0:
-		return o, db, fmt.Errorf("generate: unexpected argument %q", fs.Arg(0))
+		return o, fmt.Errorf("generate: unexpected argument %q", fs.Arg(0))
 	case o.hands < 1:
-		return o, db, errors.New("generate: --hands must be at least 1")
+		return o, errors.New("generate: --hands must be at least 1")
 	case o.tables < 1 || o.tables > 1000:
-		return o, db, errors.New("generate: --tables must be between 1 and 1000")
+		return o, errors.New("generate: --tables must be between 1 and 1000")
 	case o.players < 8 || o.players > 100_000:
-		return o, db, errors.New("generate: --players must be between 8 and 100000")
+		return o, errors.New("generate: --players must be between 8 and 100000")
 	case o.workers < 1 || o.workers > 64:
-		return o, db, errors.New("generate: --workers must be between 1 and 64")
+		return o, errors.New("generate: --workers must be between 1 and 64")
 	}
 	if _, err := time.Parse(time.DateOnly, o.until); err != nil {
-		return o, db, fmt.Errorf("generate: --until must be a date YYYY-MM-DD, got %q", o.until)
+		return o, fmt.Errorf("generate: --until must be a date YYYY-MM-DD, got %q", o.until)
 	}
-	return o, db, nil
+	return o, nil
 }
 
 func generate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
-	o, db, err := parseGenerateFlags(args, getenv, stdout)
+	o, err := parseGenerateFlags(args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	pool, closeDB, err := db.migrated(ctx, getenv, log)
+	db, err := openDatabase(ctx, o.data, getenv, log)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer db.stop()
+	pool, err := postgres.Connect(ctx, db.url)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if _, err := postgres.Migrate(ctx, pool); err != nil {
+		return err
+	}
 	// A pool of its own: a connection per worker, and commits that do not
 	// wait for the disk (a crash loses at most the last hands of a
 	// generated history, never its consistency).

@@ -22,7 +22,7 @@ func TestGenerateIsReproducible(t *testing.T) {
 		t.Helper()
 		url := pgtest.URL(t)
 		var out bytes.Buffer
-		args := []string{"stichbuch", "generate", "--hands", "600", "--tables", "6", "--seed", "3", "--workers", "3"}
+		args := []string{"stichbuch-bench", "generate", "--hands", "600", "--tables", "6", "--seed", "3", "--workers", "3"}
 		if err := run(ctx, args, envFunc(map[string]string{"DATABASE_URL": url, "LOG_LEVEL": "warn"}), &out, io.Discard); err != nil {
 			t.Fatalf("generate: %v\n%s", err, out.String())
 		}
