@@ -29,6 +29,24 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
+// ledgerWriter is what the generator needs of the ledger: the write
+// use-cases the API calls for the same requests, and Authenticate, to act
+// with the new club's admin key. These are the methods of *postgres.Store
+// it calls, with their signatures; newLedgerWriter is the one place that
+// makes one, so the generator follows the ledger's API wherever it lives.
+type ledgerWriter interface {
+	CreateClub(ctx context.Context, name, timeZone string) (ledger.Club, string, error)
+	Authenticate(ctx context.Context, token string) (ledger.Actor, error)
+	CreatePlayer(ctx context.Context, a ledger.Actor, name string, idem *ledger.Idempotency) (ledger.Player, bool, error)
+	CreateTable(ctx context.Context, a ledger.Actor, nt ledger.NewTable, idem *ledger.Idempotency) (ledger.Table, bool, error)
+	OpenSession(ctx context.Context, a ledger.Actor, tableID int64, date string, seating []int64, idem *ledger.Idempotency) (ledger.Session, bool, error)
+	RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHand, idem *ledger.Idempotency) (ledger.Hand, bool, error)
+	CloseSession(ctx context.Context, a ledger.Actor, id int64) (ledger.Session, error)
+}
+
+// newLedgerWriter is the ledger over the database of pool.
+func newLedgerWriter(pool *pgxpool.Pool) ledgerWriter { return postgres.New(pool) }
+
 // genOptions are the flags of `stichbuch-bench generate`.
 type genOptions struct {
 	data     string
@@ -154,7 +172,7 @@ func generate(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer genPool.Close()
-	res, err := runGenerate(ctx, postgres.New(genPool), o, stdout)
+	res, err := runGenerate(ctx, newLedgerWriter(genPool), o, stdout)
 	if err != nil {
 		return err
 	}
@@ -199,7 +217,7 @@ type genTable struct {
 
 // runGenerate creates the club, its players and tables, and plays every
 // table's evenings, o.workers tables at a time.
-func runGenerate(ctx context.Context, store *postgres.Store, o genOptions, stdout io.Writer) (genResult, error) {
+func runGenerate(ctx context.Context, store ledgerWriter, o genOptions, stdout io.Writer) (genResult, error) {
 	start := time.Now()
 	var res genResult
 	club, secret, err := store.CreateClub(ctx, o.name, "Europe/Berlin")
@@ -335,7 +353,7 @@ func runGenerate(ctx context.Context, store *postgres.Store, o genOptions, stdou
 
 // playTable plays a table's evenings, week by week, until its quota of
 // hands is recorded.
-func playTable(ctx context.Context, store *postgres.Store, a ledger.Actor, t *genTable, monday time.Time, rng *rand.Rand,
+func playTable(ctx context.Context, store ledgerWriter, a ledger.Actor, t *genTable, monday time.Time, rng *rand.Rand,
 	hands, sessions *atomic.Int64) error {
 	date := monday.AddDate(0, 0, t.weekday)
 	for t.hands < t.quota {
@@ -385,7 +403,7 @@ func (t *genTable) seating(rng *rand.Rand) []int64 {
 
 // record records the next hand: generated facts, or the game's fallback
 // hand when the engine refuses them (the generator is not a rule book).
-func (t *genTable) record(ctx context.Context, store *postgres.Store, a ledger.Actor, rng *rand.Rand) error {
+func (t *genTable) record(ctx context.Context, store ledgerWriter, a ledger.Actor, rng *rand.Rand) error {
 	facts := t.game.hand(t, rng)
 	_, _, err := store.RecordHand(ctx, a, ledger.NewHand{TableID: t.id, SessionID: t.session, Number: t.hands + 1, Facts: json.RawMessage(facts)}, nil)
 	if ledger.ErrorCode(err) == ledger.EINVALID {

@@ -411,7 +411,7 @@ func createLoadClub(ctx context.Context, dbURL string) (string, error) {
 	if _, err := postgres.Migrate(ctx, pool); err != nil {
 		return "", err
 	}
-	_, secret, err := postgres.New(pool).CreateClub(ctx, "Lasttest "+time.Now().Format("2006-01-02 15:04:05.000"), "Europe/Berlin")
+	_, secret, err := newLedgerWriter(pool).CreateClub(ctx, "Lasttest "+time.Now().Format("2006-01-02 15:04:05.000"), "Europe/Berlin")
 	return secret, err
 }
 
