@@ -26,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
 	"github.com/stichbuch/stichbuch/ledger/games/doppelkopf"
 	"github.com/stichbuch/stichbuch/ledger/games/klaberjass"
 	"github.com/stichbuch/stichbuch/ledger/games/saukopf"
@@ -69,7 +70,8 @@ type genOptions struct {
 // genGame describes how a game's tables play: its share of the club's
 // tables, the evening's length, who sits at the table, and its stake.
 type genGame struct {
-	name           string
+	name           string // the game's registry name
+	tableName      string // its tables are called "<tableName> <n>"
 	weight         int    // tables of this game per 20
 	minHands       int    // hands of an evening, uniform in [minHands, maxHands]
 	maxHands       int    //
@@ -85,17 +87,35 @@ type genGame struct {
 	hand func(t *genTable, rng *rand.Rand) any
 }
 
-var genGames = []genGame{
-	{name: "doppelkopf", weight: 8, minHands: 28, maxHands: 56, seats: []int{4, 4, 4, 4, 4, 5, 5, 5, 6}, stake: "5",
+// genGameSpecs say how each game's tables play, by the game's registry
+// name. Which games a club plays is the registry's list (genGames).
+var genGameSpecs = map[string]genGame{
+	doppelkopf.Name: {tableName: "Doko-Runde", weight: 8, minHands: 28, maxHands: 56, seats: []int{4, 4, 4, 4, 4, 5, 5, 5, 6}, stake: "5",
 		settleMode: ledger.SettleTransfers, hand: doppelkopfHand},
-	{name: "saukopf", weight: 4, minHands: 24, maxHands: 44, seats: []int{4, 4, 4, 4, 5}, stake: "10",
+	saukopf.Name: {tableName: "Saukopf-Stammtisch", weight: 4, minHands: 24, maxHands: 44, seats: []int{4, 4, 4, 4, 5}, stake: "10",
 		settleMode: ledger.SettleTransfers, hand: saukopfHand},
-	{name: "schwarze_sau", weight: 3, minHands: 20, maxHands: 40, seats: []int{4, 4, 4, 5}, stake: "0",
+	schwarzesau.Name: {tableName: "Schwarze-Sau-Tisch", weight: 3, minHands: 20, maxHands: 40, seats: []int{4, 4, 4, 5}, stake: "0",
 		settleMode: ledger.SettleKitty, hand: schwarzeSauHand},
-	{name: "klaberjass", weight: 3, minHands: 16, maxHands: 32, seats: []int{4}, stake: "0",
+	klaberjass.Name: {tableName: "Klammer-Runde", weight: 3, minHands: 16, maxHands: 32, seats: []int{4}, stake: "0",
 		settleMode: ledger.SettleTransfers, matchLossCents: 200, hand: klaberjassHand},
-	{name: "schwarze_dame", weight: 2, minHands: 16, maxHands: 32, seats: []int{4, 4, 4, 5}, stake: "1/2",
+	schwarzedame.Name: {tableName: "Damen-Tisch", weight: 2, minHands: 16, maxHands: 32, seats: []int{4, 4, 4, 5}, stake: "1/2",
 		settleMode: ledger.SettleLosersToKitty, hand: schwarzeDameHand},
+}
+
+// genGames are the games of a generated club: every game of the registry,
+// in its order. A registered game without a spec is an error rather than a
+// club without it: a new game needs its generator.
+func genGames() ([]genGame, error) {
+	var list []genGame
+	for _, name := range games.Names() {
+		g, ok := genGameSpecs[name]
+		if !ok {
+			return nil, fmt.Errorf("generate: no generator for the game %q (add it to genGameSpecs)", name)
+		}
+		g.name = name
+		list = append(list, g)
+	}
+	return list, nil
 }
 
 const generateUsage = `Usage: stichbuch-bench generate [flags]
@@ -230,6 +250,10 @@ type genTable struct {
 func runGenerate(ctx context.Context, store ledgerWriter, o genOptions, stdout io.Writer) (genResult, error) {
 	start := time.Now()
 	var res genResult
+	gameList, err := genGames()
+	if err != nil {
+		return res, err
+	}
 	club, secret, err := store.CreateClub(ctx, o.name, "Europe/Berlin")
 	if err != nil {
 		return res, err
@@ -255,7 +279,7 @@ func runGenerate(ctx context.Context, store ledgerWriter, o genOptions, stdout i
 	tables := make([]*genTable, o.tables)
 	meanSum := 0.0
 	for i := range tables {
-		g := genGameOf(i)
+		g := genGameOf(gameList, i)
 		t := &genTable{game: g, weekday: rng.IntN(5), club: players}
 		base := i * len(players) / len(tables)
 		for len(t.regulars) < 7 {
@@ -265,7 +289,7 @@ func runGenerate(ctx context.Context, store ledgerWriter, o genOptions, stdout i
 			}
 		}
 		tbl, _, err := store.CreateTable(ctx, a, ledger.NewTable{
-			Name: fmt.Sprintf("%s %d", genTableName(g.name), i+1), Game: g.name, Stake: mustPoints(g.stake),
+			Name: fmt.Sprintf("%s %d", g.tableName, i+1), Game: g.name, Stake: mustPoints(g.stake),
 			SettleMode: g.settleMode, MatchLossCents: g.matchLossCents,
 		}, nil)
 		if err != nil {
@@ -448,19 +472,19 @@ func (t *genTable) nextDealer() { t.dealer = (t.dealer + 1) % len(t.seated) }
 
 // genGameOf is the game of table i: one table of each game first, then
 // the games in their proportions (a smooth weighted round robin).
-func genGameOf(i int) *genGame {
-	if i < len(genGames) {
-		return &genGames[i]
+func genGameOf(list []genGame, i int) *genGame {
+	if i < len(list) {
+		return &list[i]
 	}
 	total := 0
-	for _, g := range genGames {
+	for _, g := range list {
 		total += g.weight
 	}
-	current := make([]int, len(genGames))
+	current := make([]int, len(list))
 	best := 0
-	for range i - len(genGames) + 1 {
+	for range i - len(list) + 1 {
 		best = 0
-		for k, g := range genGames {
+		for k, g := range list {
 			current[k] += g.weight
 			if current[k] > current[best] {
 				best = k
@@ -468,7 +492,7 @@ func genGameOf(i int) *genGame {
 		}
 		current[best] -= total
 	}
-	return &genGames[best]
+	return &list[best]
 }
 
 // --- Doppelkopf -------------------------------------------------------------------
@@ -802,18 +826,4 @@ func genName(i int) string {
 		name += fmt.Sprintf(" %d", round+1)
 	}
 	return name
-}
-
-func genTableName(game string) string {
-	switch game {
-	case "doppelkopf":
-		return "Doko-Runde"
-	case "saukopf":
-		return "Saukopf-Stammtisch"
-	case "schwarze_sau":
-		return "Schwarze-Sau-Tisch"
-	case "klaberjass":
-		return "Klammer-Runde"
-	}
-	return "Damen-Tisch"
 }

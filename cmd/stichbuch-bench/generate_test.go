@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
@@ -246,5 +247,33 @@ func TestGenerateFailsOnARefusal(t *testing.T) {
 	}
 	if tbl.Hands != 4 {
 		t.Errorf("table %d holds %d hands after its fifth was refused, want 4", first, tbl.Hands)
+	}
+}
+
+// TestEveryGameIsGeneratedAndLoaded: the tools take their list of games
+// from the registry; each registered game has a generator and hands for
+// the load tool, and neither has hands of a game the registry lacks.
+func TestEveryGameIsGeneratedAndLoaded(t *testing.T) {
+	list, err := genGames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != len(games.Names()) {
+		t.Errorf("a generated club plays %d games, the registry has %d", len(list), len(games.Names()))
+	}
+	for _, name := range games.Names() {
+		if len(loadFacts[name]) == 0 {
+			t.Errorf("the load tool has no hands of %s", name)
+		}
+	}
+	for name := range genGameSpecs {
+		if _, ok := games.Lookup(name); !ok {
+			t.Errorf("a generator for %q, which the registry does not know", name)
+		}
+	}
+	for name := range loadFacts {
+		if _, ok := games.Lookup(name); !ok {
+			t.Errorf("load hands of %q, which the registry does not know", name)
+		}
 	}
 }

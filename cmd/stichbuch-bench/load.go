@@ -32,6 +32,12 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/cmd/internal/loopback"
+	"github.com/stichbuch/stichbuch/ledger/games"
+	"github.com/stichbuch/stichbuch/ledger/games/doppelkopf"
+	"github.com/stichbuch/stichbuch/ledger/games/klaberjass"
+	"github.com/stichbuch/stichbuch/ledger/games/saukopf"
+	"github.com/stichbuch/stichbuch/ledger/games/schwarzedame"
+	"github.com/stichbuch/stichbuch/ledger/games/schwarzesau"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
@@ -138,7 +144,7 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to record hands after the warm-up (0 with --hands: until the hands are done)")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "recording before the measured window, left out of the figures")
 	fs.IntVar(&o.hands, "hands", 0, "stop after this many recorded hands, warm-up included (0: no limit)")
-	fs.StringVar(&o.games, "games", "doppelkopf", "doppelkopf, or mix: tables of all five games in turn")
+	fs.StringVar(&o.games, "games", "doppelkopf", "doppelkopf, or mix: tables of every game in turn")
 	fs.Float64Var(&o.rate, "rate", 0, "hands per second each client sends at most, on a fixed schedule (0: each client sends its next hand as soon as the last is answered)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "timeout of one request")
 	fs.StringVar(&o.pgbench, "pgbench", "", "after the load, run this pgbench script with as many clients for as long against the service's database and report the ratio")
@@ -549,13 +555,18 @@ func (c *loadClient) setup(ctx context.Context, o loadOptions) ([]*loadTable, er
 	if o.hot {
 		n = 1
 	}
-	games := []string{"doppelkopf"}
+	played := []string{doppelkopf.Name}
 	if o.games == "mix" {
-		games = loadGames
+		played = games.Names()
+	}
+	for _, game := range played {
+		if len(loadFacts[game]) == 0 {
+			return nil, fmt.Errorf("load: no hands of the game %q to send (add them to loadFacts)", game)
+		}
 	}
 	tables := make([]*loadTable, n)
 	for i := range n {
-		t := &loadTable{game: games[i%len(games)]}
+		t := &loadTable{game: played[i%len(played)]}
 		for k := range 4 {
 			id, _, err := c.create(ctx, "/v1/players", map[string]any{"name": fmt.Sprintf("load %s t%d p%d", c.runID, i, k+1)})
 			if err != nil {
@@ -1079,16 +1090,15 @@ func printLoad(w io.Writer, r *loadResult) {
 
 // --- realistic hands -----------------------------------------------------------
 
-// loadGames are the games of --games mix, one table each in turn.
-var loadGames = []string{"doppelkopf", "saukopf", "schwarze_sau", "klaberjass", "schwarze_dame"}
-
-// loadFacts are valid hands of each game, written for the seated players
-// P1..P4 (as in api/games_test.go); a table plays them in turn, over and
-// over. They stay valid whatever state the table has reached.
+// loadFacts are valid hands of each game, by its registry name (--games
+// mix plays every registered game, one table each in turn), written for
+// the seated players P1..P4 (as in api/games_test.go); a table plays them
+// in turn, over and over. They stay valid whatever state the table has
+// reached.
 var loadFacts = map[string][]string{
 	// An evening's Doppelkopf: normal games won and lost, announcements,
 	// Füchse and Doppelköpfe, a Hochzeit, an Armut, solos and a Schmeißen.
-	"doppelkopf": {
+	doppelkopf.Name: {
 		`{"game":"normal","re":{"players":[P1,P3],"augen":187,"announced":"keine90"}}`,
 		`{"game":"normal","re":{"players":[P2,P4],"augen":100}}`,
 		`{"game":"normal","re":{"players":[P1,P2],"augen":150}}`,
@@ -1104,7 +1114,7 @@ var loadFacts = map[string][]string{
 		`{"game":"normal","re":{"players":[P1,P3],"augen":187,"announced":"keine90","fuchs_gefangen":1},"kontra":{"announced":"none","doppelkopf":1}}`,
 		`{"game":"normal","re":{"players":[P2,P4],"augen":60}}`,
 	},
-	"saukopf": rotations(
+	saukopf.Name: rotations(
 		// A Herz-Keiler lost with 55 Augen, ohne 2, one Huftritt.
 		`{"variant":"vierer","players":[P1,P2,P3,P4],"dealer":P4,"spieler":P1,"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1,"augen":55,"tricks":4,"laufende":{"holder":P1,"count":2}}`,
 		// A Sauerei with the Eichel-Sau called, won with 85.
@@ -1112,7 +1122,7 @@ var loadFacts = map[string][]string{
 		// A Dreihaxer ohne Trog, P4 sitting out.
 		`{"variant":"dreihaxer","players":[P1,P2,P3],"dealer":P3,"trog":"ohne","open_augen":10,"bid":61,"spieler":P1,"contract":"keiler","trump_suit":"eichel","augen":50,"tricks":4,"laufende":{"holder":P2,"count":1}}`,
 	),
-	"schwarze_sau": rotations(
+	schwarzesau.Name: rotations(
 		`{"players":[{"player":P1,"card_points":60,"tricks":5,"pik_dame":true},{"player":P2,"card_points":30,"tricks":3},{"player":P3,"card_points":30,"tricks":2},{"player":P4,"card_points":0,"tricks":0}],"dealer":P4,"doublings":[{"call":"Kontra","player":P1},{"call":"Re","player":P2},{"call":"Sub","player":P3},{"call":"Hirsch","player":P4}]}`,
 		`{"players":[{"player":P1,"card_points":26,"tricks":3},{"player":P2,"card_points":40,"tricks":3,"pik_dame":true},{"player":P3,"card_points":50,"tricks":3},{"player":P4,"card_points":4,"tricks":1}],"dealer":P4,"doublings":[{"call":"Kontra","player":P2},{"call":"Re","player":P3},{"call":"Sub","player":P4}]}`,
 		`{"players":[{"player":P1,"card_points":0,"tricks":0},{"player":P2,"card_points":0,"tricks":0},{"player":P3,"card_points":120,"tricks":10,"pik_dame":true},{"player":P4,"card_points":0,"tricks":0}],"dealer":P4}`,
@@ -1120,8 +1130,8 @@ var loadFacts = map[string][]string{
 		`{"players":[{"player":P1,"card_points":48,"tricks":4,"pik_dame":true},{"player":P2,"card_points":0,"tricks":0},{"player":P3,"card_points":42,"tricks":3},{"player":P4,"card_points":30,"tricks":3}],"dealer":P2,"doublings":[{"call":"Kontra","player":P3},{"call":"Re","player":P1}]}`,
 		`{"players":[{"player":P1,"card_points":45,"tricks":3},{"player":P2,"card_points":35,"tricks":3,"pik_dame":true},{"player":P3,"card_points":30,"tricks":3},{"player":P4,"card_points":10,"tricks":1}],"dealer":P4}`,
 	),
-	"klaberjass": klaberjassMatches(),
-	"schwarze_dame": rotations(
+	klaberjass.Name: klaberjassMatches(),
+	schwarzedame.Name: rotations(
 		`{"dealer":P1,"players":[{"player":P1,"tricks":4,"hearts":[2,5,13]},{"player":P2,"tricks":3,"hearts":[14],"pik_dame":true},{"player":P3,"tricks":5,"hearts":[3,4,6,7,8,9,10]},{"player":P4,"tricks":1,"hearts":[11,12]}]}`,
 		`{"dealer":P1,"players":[{"player":P1,"tricks":2,"hearts":[]},{"player":P2,"tricks":6,"hearts":[2,3,4,5,6,14]},{"player":P3,"tricks":1,"hearts":[7]},{"player":P4,"tricks":4,"hearts":[8,9,10,11,12,13],"pik_dame":true}]}`,
 	),
