@@ -661,6 +661,9 @@ func (c *loadClient) drive(ctx context.Context, o loadOptions, tables []*loadTab
 	}
 	wg.Wait()
 	stop := time.Now()
+	// Wait for a warm-up sample under way, and keep a late one from being
+	// taken: the sample is read below.
+	warmOnce.Do(func() {})
 	cpu1 := sampleCPU(pid, pgPID)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("load: %w", ctx.Err())
