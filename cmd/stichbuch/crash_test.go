@@ -106,6 +106,28 @@ func (f *lineFilter) String() string {
 	return strings.Join(f.lines, "\n")
 }
 
+// tailBuffer keeps the last few KiB of the service's log, for a failure's message.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 8<<10 {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4<<10:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
 func startCrashChild(t *testing.T, dbURL string) *crashChild {
 	t.Helper()
 	args, _ := json.Marshal([]string{"serve", "--addr", "127.0.0.1:0"})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,12 +116,13 @@ func TestExportImportCommands(t *testing.T) {
 }
 
 // TestExportImportOfAGeneratedHistory round-trips a history made by
-// `stichbuch generate` (every game, sessions over weeks, settlements):
-// import re-scores every hand, and the restored ledger exports the same
-// bytes and passes verify.
+// `stichbuch-bench generate` (every game, sessions over weeks,
+// settlements): import re-scores every hand, and the restored ledger
+// exports the same bytes and passes verify.
 func TestExportImportOfAGeneratedHistory(t *testing.T) {
 	ctx := context.Background()
-	src := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	srcURL := pgtest.URL(t)
+	src := envFunc(map[string]string{"DATABASE_URL": srcURL, "LOG_LEVEL": "warn"})
 	dst := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	dir := t.TempDir()
 	step := func(getenv func(string) string, args ...string) string {
@@ -131,7 +133,7 @@ func TestExportImportOfAGeneratedHistory(t *testing.T) {
 		}
 		return stdout.String()
 	}
-	step(src, "generate", "--hands", "400", "--tables", "6", "--seed", "11", "--workers", "2", "--progress", "1h")
+	benchGenerate(t, srcURL, "--hands", "400", "--tables", "6", "--seed", "11", "--workers", "2", "--progress", "1h")
 	first, second := dir+"/first.json", dir+"/second.json"
 	step(src, "export", "--club", "1", "--out", first)
 	step(dst, "import", first)
@@ -155,5 +157,17 @@ func TestExportImportOfAGeneratedHistory(t *testing.T) {
 	}
 	if out := step(dst, "verify"); !strings.Contains(out, "the ledger is whole") {
 		t.Errorf("verify of the restored ledger:\n%s", out)
+	}
+}
+
+// benchGenerate runs `stichbuch-bench generate` against the database at
+// dbURL. The generator is a command of its own, not part of this binary:
+// the test runs it as a user would, with go run from this module.
+func benchGenerate(t *testing.T, dbURL string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"run", "../stichbuch-bench", "generate"}, args...)...)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "LOG_LEVEL=warn")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run ../stichbuch-bench generate %v: %v\n%s", args, err, out)
 	}
 }

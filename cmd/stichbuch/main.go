@@ -47,11 +47,10 @@ Usage:
   stichbuch export --club ID [--out FILE] [--data DIR]  (the club's whole ledger as one JSON document: the backup)
   stichbuch import FILE [--data DIR]  (into an empty database; re-scores every hand, refuses the file if a score differs)
   stichbuch healthcheck [URL]   (exit 0 when URL, default http://127.0.0.1:8080/readyz, answers 200)
-  stichbuch load (--start | --url URL --key KEY) [--tables 8] [--hot] [--duration 10s] [--games doppelkopf|mix] [--json]
-  stichbuch generate [--hands 100000] [--tables 40] [--seed 1] [--workers 4] [--data DIR]  (fills a new club with a reproducible history)
 
 Without DATABASE_URL, stichbuch runs its own PostgreSQL in the data directory
-from the machine's server binaries.
+from the machine's server binaries. The load tool and the history generator
+are the command stichbuch-bench (go run ./cmd/stichbuch-bench).
 `
 
 // run is the whole program: main only adds the process's signals, args,
@@ -79,10 +78,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return importCmd(ctx, args[2:], getenv, stdout, log)
 	case "healthcheck":
 		return healthcheck(ctx, args[2:])
-	case "load":
-		return load(ctx, args[2:], getenv, stdout, log)
-	case "generate":
-		return generate(ctx, args[2:], getenv, stdout, log)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

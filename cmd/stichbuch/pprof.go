@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"time"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/loopback"
 )
 
 // startPprof serves the profiler on addr (a loopback address) until ctx
@@ -21,7 +23,7 @@ func startPprof(ctx context.Context, addr string, log *slog.Logger) (string, err
 		return "", nil
 	}
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil || !loopbackHost(host) {
+	if err != nil || !loopback.Host(host) {
 		return "", fmt.Errorf("STICHBUCH_PPROF: want a loopback address such as 127.0.0.1:6060, got %q", addr)
 	}
 	ln, err := net.Listen("tcp", addr)

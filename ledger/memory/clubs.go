@@ -15,8 +15,8 @@ func (s *Store) CreateClub(ctx context.Context, c ledger.NewClub, first ledger.N
 	var key ledger.APIKey
 	err := s.InTx(ctx, 0, func(ltx ledger.Tx) error {
 		t := ltx.(*tx)
-		club = ledger.Club{ID: t.d.next(), Name: c.Name, TimeZone: c.TimeZone, CreatedAt: t.now}
-		t.d.clubs[club.ID] = clubRow{Club: club}
+		club = ledger.Club{ID: t.next(), Name: c.Name, TimeZone: c.TimeZone, CreatedAt: t.now}
+		put(t, t.d.clubs, club.ID, clubRow{Club: club})
 		t.club = club.ID
 		var err error
 		key, err = t.InsertKey(ctx, first)
@@ -68,8 +68,8 @@ func (s *Store) ListKeys(_ context.Context, clubID int64) ([]ledger.APIKey, erro
 
 // InsertKey stores a new key of the club.
 func (t *tx) InsertKey(_ context.Context, nk ledger.NewKey) (ledger.APIKey, error) {
-	k := ledger.APIKey{ClubID: t.club, ID: t.d.next(), Role: nk.Role, Label: nk.Label, CreatedAt: t.now}
-	t.d.keys[k.ID] = keyRow{ledger.StoredKey{APIKey: k, Hash: nk.Hash}}
+	k := ledger.APIKey{ClubID: t.club, ID: t.next(), Role: nk.Role, Label: nk.Label, CreatedAt: t.now}
+	put(t, t.d.keys, k.ID, keyRow{ledger.StoredKey{APIKey: k, Hash: nk.Hash}})
 	return k, nil
 }
 
@@ -81,7 +81,7 @@ func (t *tx) RevokeKey(_ context.Context, keyID int64, at time.Time) (ledger.API
 	}
 	if k.RevokedAt == nil {
 		k.RevokedAt = &at
-		t.d.keys[keyID] = k
+		put(t, t.d.keys, keyID, k)
 	}
 	return k.APIKey, nil
 }
@@ -121,8 +121,8 @@ func (t *tx) PlayerByName(_ context.Context, name string) (ledger.Player, bool, 
 
 // InsertPlayer stores a new player of the club.
 func (t *tx) InsertPlayer(_ context.Context, name string) (ledger.Player, error) {
-	p := ledger.Player{ID: t.d.next(), Name: name, CreatedAt: t.now}
-	t.d.players[p.ID] = playerRow{club: t.club, Player: p}
+	p := ledger.Player{ID: t.next(), Name: name, CreatedAt: t.now}
+	put(t, t.d.players, p.ID, playerRow{club: t.club, Player: p})
 	return p, nil
 }
 
@@ -149,7 +149,7 @@ func (t *tx) Remember(_ context.Context, idem *ledger.Idempotency, kind ledger.K
 	if _, ok := t.d.idempotency[k]; ok {
 		return ledger.Errorf(ledger.ECONFLICT, "already exists (idempotency_keys_pkey)")
 	}
-	t.d.idempotency[k] = ledger.Claimed{Found: true, Kind: kind, Hash: idem.Hash, Ref: ref}
+	put(t, t.d.idempotency, k, ledger.Claimed{Found: true, Kind: kind, Hash: idem.Hash, Ref: ref})
 	return nil
 }
 
@@ -160,13 +160,13 @@ func (t *tx) RecordChange(_ context.Context, nc ledger.NewChange) error {
 		return notFound("club %d", t.club)
 	}
 	c.changeSeq++
-	t.d.clubs[t.club] = c
+	put(t, t.d.clubs, t.club, c)
 	data, err := marshal(nc.Data)
 	if err != nil {
 		return err
 	}
 	ch := ledger.Change{Seq: c.changeSeq, Kind: nc.Kind, TableID: nc.TableID, SessionID: nc.SessionID, Number: nc.Number, Data: data, CreatedAt: t.now}
-	t.d.changes[t.club] = append(slices.Clip(t.d.changes[t.club]), ch)
+	put(t, t.d.changes, t.club, append(slices.Clip(t.d.changes[t.club]), ch))
 	return nil
 }
 

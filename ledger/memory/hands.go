@@ -86,19 +86,19 @@ func (t *tx) AppendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 	if _, taken := t.d.handNumbers[tableNumber{r.Table.ID, r.Number}]; taken {
 		return ledger.Hand{}, ledger.Errorf(ledger.ECONFLICT, "already exists (hands_club_id_table_id_number_key)")
 	}
-	h := ledger.Hand{ID: t.d.next(), TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game,
+	h := ledger.Hand{ID: t.next(), TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game,
 		Rules: r.Table.Rules, Facts: r.Facts, Result: r.Result, RecordedBy: r.RecordedBy, RecordedAt: t.now, Revision: 1}
 	first := ledger.Revision{Revision: 1, Facts: h.Facts, Result: h.Result, RecordedBy: h.RecordedBy, RecordedAt: t.now}
-	t.d.hands[h.ID] = handRow{club: t.club, Hand: h, revisions: []ledger.Revision{first}}
-	t.d.handNumbers[tableNumber{h.TableID, h.Number}] = h.ID
+	put(t, t.d.hands, h.ID, handRow{club: t.club, Hand: h, revisions: []ledger.Revision{first}})
+	put(t, t.d.handNumbers, tableNumber{h.TableID, h.Number}, h.ID)
 	for _, p := range r.Result.Points {
-		t.d.addTotal(t.d.tableTotals, h.TableID, p, 1)
-		t.d.addTotal(t.d.sessTotals, h.SessionID, p, 1)
+		t.addTotal(t.d.tableTotals, h.TableID, p, 1)
+		t.addTotal(t.d.sessTotals, h.SessionID, p, 1)
 	}
 	tb := t.d.tables[h.TableID]
 	tb.Hands, tb.State = h.Number, r.Result.State
-	t.d.tables[h.TableID] = tb
-	t.d.indexHand(h, r.Session, r.Stats)
+	put(t, t.d.tables, h.TableID, tb)
+	t.indexHand(h, r.Session, r.Stats)
 	if r.Idempotency != nil {
 		if err := t.Remember(ctx, r.Idempotency, ledger.KindHand, h.ID); err != nil {
 			return ledger.Hand{}, err
@@ -108,11 +108,11 @@ func (t *tx) AppendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 }
 
 // addTotal adds a player's points to a running total, counting hands.
-func (d *data) addTotal(totals map[totalKey]total, owner int64, p score.PlayerPoints, hands int) {
+func (t *tx) addTotal(totals map[totalKey]total, owner int64, p score.PlayerPoints, hands int) {
 	k := totalKey{owner, p.Player}
 	tot := totals[k]
 	tot.points, tot.hands = tot.points.Add(p.Points), tot.hands+hands
-	totals[k] = tot
+	put(t, totals, k, tot)
 }
 
 // AppendRevision stores a hand's next revision and moves the totals.
@@ -128,32 +128,32 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 		CausedBy: r.CausedBy, RecordedBy: r.RecordedBy, RecordedAt: t.now}
 	h.revisions = append(slices.Clip(h.revisions), rev)
 	h.Facts, h.Result, h.Revision, h.Void = r.Facts, r.Result, r.Revision, r.Void
-	t.d.hands[h.ID] = h
+	put(t, t.d.hands, h.ID, h)
 	for _, p := range r.Diffs {
-		t.d.addTotal(t.d.tableTotals, h.TableID, p, 0)
-		t.d.addTotal(t.d.sessTotals, r.Session.ID, p, 0)
+		t.addTotal(t.d.tableTotals, h.TableID, p, 0)
+		t.addTotal(t.d.sessTotals, r.Session.ID, p, 0)
 	}
-	t.d.indexHand(h.Hand, r.Session, r.Stats)
+	t.indexHand(h.Hand, r.Session, r.Stats)
 	return t.RecordChange(ctx, r.Change)
 }
 
 // indexHand replaces a hand's statistics rows and keeps an open session
 // listed for the statistics while it has rows.
-func (d *data) indexHand(h ledger.Hand, s ledger.Session, stats []ledger.HandStat) {
-	delete(d.statRows, h.ID)
+func (t *tx) indexHand(h ledger.Hand, s ledger.Session, stats []ledger.HandStat) {
+	del(t, t.d.statRows, h.ID)
 	if !h.Void && len(stats) > 0 {
 		rows := make([]ledger.StatRow, len(stats))
 		for i, hs := range stats {
 			rows[i] = ledger.StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game, Date: s.Date, Number: h.Number, HandStat: hs}
 		}
-		d.statRows[h.ID] = rows
+		put(t, t.d.statRows, h.ID, rows)
 		if s.Open() {
-			d.statOpen[s.ID] = true
+			put(t, t.d.statOpen, s.ID, true)
 		}
 		return
 	}
-	if len(d.sessionRows(s.ID)) == 0 {
-		delete(d.statOpen, s.ID)
+	if len(t.d.sessionRows(s.ID)) == 0 {
+		del(t, t.d.statOpen, s.ID)
 	}
 }
 

@@ -59,15 +59,15 @@ func (d *data) latestSettlement(clubID, sessionID int64) (settlementRow, bool) {
 // rows, change and kitty booking.
 func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) error {
 	st := r.Settlement
-	row := settlementRow{club: t.club, id: t.d.next(), Settlement: st}
+	row := settlementRow{club: t.club, id: t.next(), Settlement: st}
 	row.Transfers = nil
 	created := t.now
 	row.CreatedAt = &created
-	t.d.settlements[row.id] = row
-	t.d.statMoney[st.SessionID] = st
+	put(t, t.d.settlements, row.id, row)
+	put(t, t.d.statMoney, st.SessionID, st)
 	for _, tr := range st.Transfers {
-		tr.ID = t.d.next()
-		t.d.transfers[tr.ID] = transferRow{club: t.club, settlement: row.id, Transfer: tr}
+		tr.ID = t.next()
+		put(t, t.d.transfers, tr.ID, transferRow{club: t.club, settlement: row.id, Transfer: tr})
 	}
 	return t.RecordChange(ctx, r.Change)
 }
@@ -122,7 +122,7 @@ func (t *tx) RecordPayment(ctx context.Context, transferID, _ int64) (ledger.Tra
 	if _, paid := t.d.payments[transferID]; paid {
 		return ledger.Transfer{}, ledger.Errorf(ledger.ECONFLICT, "already exists (transfer_payments_pkey)")
 	}
-	t.d.payments[transferID] = t.now
+	put(t, t.d.payments, transferID, t.now)
 	return t.Transfer(ctx, transferID)
 }
 
@@ -188,8 +188,8 @@ func (s *Store) KittyMovements(_ context.Context, clubID int64) ([]ledger.KittyM
 
 // InsertKittyBooking stores a kitty booking.
 func (t *tx) InsertKittyBooking(_ context.Context, nb ledger.NewKittyBooking) (ledger.KittyBooking, error) {
-	b := ledger.KittyBooking{ID: t.d.next(), Cents: nb.Cents, Kind: nb.Kind, Note: nb.Note, SessionID: nb.SessionID, CreatedAt: t.now}
-	t.d.kitty[b.ID] = kittyRow{club: t.club, KittyBooking: b}
+	b := ledger.KittyBooking{ID: t.next(), Cents: nb.Cents, Kind: nb.Kind, Note: nb.Note, SessionID: nb.SessionID, CreatedAt: t.now}
+	put(t, t.d.kitty, b.ID, kittyRow{club: t.club, KittyBooking: b})
 	return b, nil
 }
 

@@ -29,8 +29,8 @@ func (t *tx) SessionStatRows(_ context.Context, sessionID int64) ([]ledger.StatR
 
 // ReplaceRollup replaces a session's rollups and takes it off the live list.
 func (t *tx) ReplaceRollup(_ context.Context, sessionID int64, r ledger.Rollup) error {
-	t.d.rollups[sessionID] = r
-	delete(t.d.statOpen, sessionID)
+	put(t, t.d.rollups, sessionID, r)
+	del(t, t.d.statOpen, sessionID)
 	return nil
 }
 

@@ -1,14 +1,13 @@
 // Package memory is an in-memory implementation of the ledger's ports, for
-// the flow tests: it keeps everything in maps, runs each transaction under
-// one lock on a copy of the data, and commits by swapping the copy in. It
-// holds nothing on disk and promises no speed; the PostgreSQL store stays
+// the flow tests: it keeps everything in maps and runs each transaction
+// under one lock, recording how to undo every write, so a transaction that
+// fails leaves nothing. It holds nothing on disk; the PostgreSQL store stays
 // the one that is tested for what a database adds (durability,
 // concurrency, the schema's triggers).
 package memory
 
 import (
 	"context"
-	"maps"
 	"sync"
 	"time"
 
@@ -39,20 +38,22 @@ func (s *Store) Service() *ledger.Service { return ledger.NewService(s.Ports()) 
 // Ping always answers.
 func (s *Store) Ping(context.Context) error { return nil }
 
-// InTx runs fn on a copy of the data under the store's lock and keeps the
-// copy when fn returns nil: a transaction that fails leaves nothing.
+// InTx runs fn under the store's lock; when fn returns an error, every
+// write it made is undone.
 func (s *Store) InTx(ctx context.Context, clubID int64, fn func(ledger.Tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	work := s.d.clone()
-	if err := fn(&tx{d: &work, club: clubID, now: s.now()}); err != nil {
-		return err
+	t := &tx{d: &s.d, club: clubID, now: s.now()}
+	err := fn(t)
+	if err != nil {
+		for i := len(t.undo) - 1; i >= 0; i-- {
+			t.undo[i]()
+		}
 	}
-	s.d = work
-	return nil
+	return err
 }
 
 // read runs fn on the data under the store's lock.
@@ -62,18 +63,49 @@ func read[T any](s *Store, fn func(d *data) (T, error)) (T, error) {
 	return fn(&s.d)
 }
 
-// tx is one transaction: the ledger's Tx port on a copy of the data.
+// tx is one transaction: the ledger's Tx port on the data, with the undo
+// of every write it made.
 type tx struct {
 	d    *data
 	club int64
 	now  time.Time
+	undo []func()
+}
+
+// put sets m[k] = v in the transaction.
+func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
+	old, had := m[k]
+	t.undo = append(t.undo, func() {
+		if had {
+			m[k] = old
+		} else {
+			delete(m, k)
+		}
+	})
+	m[k] = v
+}
+
+// del deletes m[k] in the transaction.
+func del[K comparable, V any](t *tx, m map[K]V, k K) {
+	old, had := m[k]
+	if !had {
+		return
+	}
+	t.undo = append(t.undo, func() { m[k] = old })
+	delete(m, k)
+}
+
+// next is the next id of the one sequence.
+func (t *tx) next() int64 {
+	t.undo = append(t.undo, func() { t.d.seq-- })
+	t.d.seq++
+	return t.d.seq
 }
 
 var _ ledger.Tx = (*tx)(nil)
 
 // data is the whole ledger. Maps hold values that are never changed in
-// place (a change stores a new value), so a shallow copy of every map is a
-// snapshot.
+// place: a write puts a new value, so it can be undone.
 type data struct {
 	seq         int64 // the one id sequence of everything
 	clubs       map[int64]clubRow
@@ -107,22 +139,6 @@ func newData() data {
 		statRows: map[int64][]ledger.StatRow{}, statOpen: map[int64]bool{}, rollups: map[int64]ledger.Rollup{},
 		statMoney: map[int64]ledger.Settlement{},
 	}
-}
-
-func (d data) clone() data {
-	c := d
-	c.clubs, c.keys, c.players = maps.Clone(d.clubs), maps.Clone(d.keys), maps.Clone(d.players)
-	c.tables, c.sessions, c.hands = maps.Clone(d.tables), maps.Clone(d.sessions), maps.Clone(d.hands)
-	c.handNumbers, c.tableTotals, c.sessTotals = maps.Clone(d.handNumbers), maps.Clone(d.tableTotals), maps.Clone(d.sessTotals)
-	c.settlements, c.transfers, c.payments = maps.Clone(d.settlements), maps.Clone(d.transfers), maps.Clone(d.payments)
-	c.kitty, c.changes, c.idempotency = maps.Clone(d.kitty), maps.Clone(d.changes), maps.Clone(d.idempotency)
-	c.statRows, c.statOpen, c.rollups, c.statMoney = maps.Clone(d.statRows), maps.Clone(d.statOpen), maps.Clone(d.rollups), maps.Clone(d.statMoney)
-	return c
-}
-
-func (d *data) next() int64 {
-	d.seq++
-	return d.seq
 }
 
 type clubRow struct {

@@ -56,9 +56,9 @@ func (t *tx) TableByName(_ context.Context, name string) (ledger.Table, bool, er
 
 // InsertTable stores a new table.
 func (t *tx) InsertTable(_ context.Context, nt ledger.NewTable, rules json.RawMessage, preset string) (ledger.Table, error) {
-	tb := ledger.Table{ID: t.d.next(), Name: nt.Name, Game: nt.Game, Preset: preset, Options: nt.Options, Rules: rules,
+	tb := ledger.Table{ID: t.next(), Name: nt.Name, Game: nt.Game, Preset: preset, Options: nt.Options, Rules: rules,
 		Stake: nt.Stake, SettleMode: nt.SettleMode, MatchLossCents: nt.MatchLossCents, State: json.RawMessage(`{}`), CreatedAt: t.now}
-	t.d.tables[tb.ID] = tableRow{club: t.club, Table: tb}
+	put(t, t.d.tables, tb.ID, tableRow{club: t.club, Table: tb})
 	return tb, nil
 }
 
@@ -69,7 +69,7 @@ func (t *tx) SetTableState(_ context.Context, tableID int64, state json.RawMessa
 		return notFound("table %d", tableID)
 	}
 	tb.State = state
-	t.d.tables[tableID] = tb
+	put(t, t.d.tables, tableID, tb)
 	return nil
 }
 
@@ -162,8 +162,8 @@ func (t *tx) OpenSessionOf(_ context.Context, tableID int64) (int64, error) {
 
 // InsertSession stores a new open session.
 func (t *tx) InsertSession(_ context.Context, tableID int64, date string, seating []int64) (ledger.Session, error) {
-	s := ledger.Session{ID: t.d.next(), TableID: tableID, Date: date, Seating: slices.Clone(seating), OpenedAt: t.now}
-	t.d.sessions[s.ID] = sessionRow{club: t.club, Session: s}
+	s := ledger.Session{ID: t.next(), TableID: tableID, Date: date, Seating: slices.Clone(seating), OpenedAt: t.now}
+	put(t, t.d.sessions, s.ID, sessionRow{club: t.club, Session: s})
 	return s, nil
 }
 
@@ -175,6 +175,6 @@ func (t *tx) CloseSession(_ context.Context, id int64) (ledger.Session, error) {
 	}
 	now := t.now
 	s.ClosedAt = &now
-	t.d.sessions[id] = s
+	put(t, t.d.sessions, id, s)
 	return s.Session, nil
 }

@@ -10,7 +10,7 @@
 -- top is HTTP, JSON, validation and scoring.
 --
 -- Client i records the next hand of table table0 + i (session session0 + i,
--- players player0 + 4i .. player0 + 4i + 3), which `stichbuch load` set up;
+-- players player0 + 4i .. player0 + 4i + 3), which `stichbuch-bench load` set up;
 -- run it through ledger/postgres/bench/run.sh, or by hand:
 --   pgbench -n -M prepared -c 8 -j 2 -T 20 -f hand.sql -D club=1 -D key=1 \
 --     -D table0=1 -D session0=1 -D player0=1 "$DATABASE_URL"

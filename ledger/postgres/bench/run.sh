@@ -1,6 +1,6 @@
 #!/bin/sh
 # The hand write through the service and in PostgreSQL alone, on a fresh
-# embedded cluster: `stichbuch load` with 8 tables, then pgbench with 8
+# embedded cluster: `stichbuch-bench load` with 8 tables, then pgbench with 8
 # clients running ledger/postgres/bench/hand.sql on the same tables of the
 # same database for as long; prints both and the ratio. Extra arguments go
 # to the load tool (--tables 32, --duration 30s, --json …).
@@ -11,8 +11,9 @@ cd "$(dirname "$0")/../../.."
 dir=$(mktemp -d "${TMPDIR:-/tmp}/stichbuch-bench-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 chmod 755 "$dir" # as root the cluster runs as the postgres user, who must reach it
-go build -o "$dir/stichbuch" ./cmd/stichbuch
-load() { env -u DATABASE_URL "$dir/stichbuch" load --start --data "$dir/data" "$@"; }
+# Both commands side by side: load --start runs the stichbuch beside it.
+go build -o "$dir/" ./cmd/stichbuch ./cmd/stichbuch-bench
+load() { env -u DATABASE_URL "$dir/stichbuch-bench" load --start --data "$dir/data" "$@"; }
 # A brand-new database first: a service whose connections planned their
 # statements against empty tables keeps those plans (sequential scans for
 # the foreign-key checks on hands, the hash chain's lookup) until

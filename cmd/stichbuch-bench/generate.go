@@ -1,6 +1,6 @@
 package main
 
-// stichbuch generate: fills a new club with a realistic, reproducible
+// stichbuch-bench generate: fills a new club with a realistic, reproducible
 // history for benchmarks and demos. Tables of every game play weekly
 // evenings over years; every hand is generated from a seeded random source
 // and recorded through the store's RecordHand and CloseSession, the write
@@ -18,6 +18,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,12 +26,37 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
+	"github.com/stichbuch/stichbuch/ledger/games/doppelkopf"
+	"github.com/stichbuch/stichbuch/ledger/games/klaberjass"
+	"github.com/stichbuch/stichbuch/ledger/games/saukopf"
+	"github.com/stichbuch/stichbuch/ledger/games/schwarzedame"
+	"github.com/stichbuch/stichbuch/ledger/games/schwarzesau"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// genOptions are the flags of `stichbuch generate`.
+// ledgerWriter is what the generator needs of the ledger: the write
+// use-cases the API calls for the same requests, and Authenticate, to act
+// with the new club's admin key. These are the methods of *postgres.Store
+// it calls, with their signatures; newLedgerWriter is the one place that
+// makes one, so the generator follows the ledger's API wherever it lives.
+type ledgerWriter interface {
+	CreateClub(ctx context.Context, c ledger.NewClub) (ledger.Club, string, error)
+	Authenticate(ctx context.Context, token string) (ledger.Actor, error)
+	CreatePlayer(ctx context.Context, a ledger.Actor, name string, idem *ledger.Idempotency) (ledger.Player, bool, error)
+	CreateTable(ctx context.Context, a ledger.Actor, nt ledger.NewTable, idem *ledger.Idempotency) (ledger.Table, bool, error)
+	OpenSession(ctx context.Context, a ledger.Actor, tableID int64, date string, seating []int64, idem *ledger.Idempotency) (ledger.Session, bool, error)
+	RecordHand(ctx context.Context, a ledger.Actor, nh ledger.NewHand, idem *ledger.Idempotency) (ledger.Hand, bool, error)
+	CloseSession(ctx context.Context, a ledger.Actor, id int64) (ledger.Session, error)
+}
+
+// newLedgerWriter is the ledger over the database of pool.
+func newLedgerWriter(pool *pgxpool.Pool) ledgerWriter { return postgres.New(pool).Service() }
+
+// genOptions are the flags of `stichbuch-bench generate`.
 type genOptions struct {
+	data     string
 	seed     uint64
 	hands    int
 	tables   int
@@ -44,7 +70,8 @@ type genOptions struct {
 // genGame describes how a game's tables play: its share of the club's
 // tables, the evening's length, who sits at the table, and its stake.
 type genGame struct {
-	name           string
+	name           string // the game's registry name
+	tableName      string // its tables are called "<tableName> <n>"
 	weight         int    // tables of this game per 20
 	minHands       int    // hands of an evening, uniform in [minHands, maxHands]
 	maxHands       int    //
@@ -52,41 +79,64 @@ type genGame struct {
 	stake          string // cents per point
 	settleMode     ledger.SettleMode
 	matchLossCents int64
-	hand           func(g *genTable, rng *rand.Rand) string
-	fallback       func(g *genTable) string
+	// hand makes the table's next hand: the facts as the game's engine
+	// takes them, in its exported facts type, valid under the table's
+	// rules. A hand the ledger refuses stops the generator: the generator
+	// is wrong, and a history with a hand put in its place is not the one
+	// the seed describes.
+	hand func(t *genTable, rng *rand.Rand) any
 }
 
-var genGames = []genGame{
-	{name: "doppelkopf", weight: 8, minHands: 28, maxHands: 56, seats: []int{4, 4, 4, 4, 4, 5, 5, 5, 6}, stake: "5",
-		settleMode: ledger.SettleTransfers, hand: doppelkopfHand, fallback: doppelkopfFallback},
-	{name: "saukopf", weight: 4, minHands: 24, maxHands: 44, seats: []int{4, 4, 4, 4, 5}, stake: "10",
-		settleMode: ledger.SettleTransfers, hand: saukopfHand, fallback: saukopfFallback},
-	{name: "schwarze_sau", weight: 3, minHands: 20, maxHands: 40, seats: []int{4, 4, 4, 5}, stake: "0",
-		settleMode: ledger.SettleKitty, hand: schwarzeSauHand, fallback: schwarzeSauFallback},
-	{name: "klaberjass", weight: 3, minHands: 16, maxHands: 32, seats: []int{4}, stake: "0",
-		settleMode: ledger.SettleTransfers, matchLossCents: 200, hand: klaberjassHand, fallback: klaberjassFallback},
-	{name: "schwarze_dame", weight: 2, minHands: 16, maxHands: 32, seats: []int{4, 4, 4, 5}, stake: "1/2",
-		settleMode: ledger.SettleLosersToKitty, hand: schwarzeDameHand, fallback: schwarzeDameFallback},
+// genGameSpecs say how each game's tables play, by the game's registry
+// name. Which games a club plays is the registry's list (genGames).
+var genGameSpecs = map[string]genGame{
+	doppelkopf.Name: {tableName: "Doko-Runde", weight: 8, minHands: 28, maxHands: 56, seats: []int{4, 4, 4, 4, 4, 5, 5, 5, 6}, stake: "5",
+		settleMode: ledger.SettleTransfers, hand: doppelkopfHand},
+	saukopf.Name: {tableName: "Saukopf-Stammtisch", weight: 4, minHands: 24, maxHands: 44, seats: []int{4, 4, 4, 4, 5}, stake: "10",
+		settleMode: ledger.SettleTransfers, hand: saukopfHand},
+	schwarzesau.Name: {tableName: "Schwarze-Sau-Tisch", weight: 3, minHands: 20, maxHands: 40, seats: []int{4, 4, 4, 5}, stake: "0",
+		settleMode: ledger.SettleKitty, hand: schwarzeSauHand},
+	klaberjass.Name: {tableName: "Klammer-Runde", weight: 3, minHands: 16, maxHands: 32, seats: []int{4}, stake: "0",
+		settleMode: ledger.SettleTransfers, matchLossCents: 200, hand: klaberjassHand},
+	schwarzedame.Name: {tableName: "Damen-Tisch", weight: 2, minHands: 16, maxHands: 32, seats: []int{4, 4, 4, 5}, stake: "1/2",
+		settleMode: ledger.SettleLosersToKitty, hand: schwarzeDameHand},
 }
 
-const generateUsage = `Usage: stichbuch generate [flags]
+// genGames are the games of a generated club: every game of the registry,
+// in its order. A registered game without a spec is an error rather than a
+// club without it: a new game needs its generator.
+func genGames() ([]genGame, error) {
+	var list []genGame
+	for _, name := range games.Names() {
+		g, ok := genGameSpecs[name]
+		if !ok {
+			return nil, fmt.Errorf("generate: no generator for the game %q (add it to genGameSpecs)", name)
+		}
+		g.name = name
+		list = append(list, g)
+	}
+	return list, nil
+}
+
+const generateUsage = `Usage: stichbuch-bench generate [flags]
 
 Creates a club and fills it with a reproducible history: tables of every
 game, weekly evenings over years, generated hands recorded through the
 store's write path (RecordHand, CloseSession) on several tables at once.
 Prints progress, the time taken, the club's id and its admin API key.
+A generated hand the ledger refuses stops it with an error naming the
+table, the hand, its facts and the rule they break.
 Uses DATABASE_URL or the embedded PostgreSQL in --data.
 
 Flags:
 `
 
-func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Writer) (genOptions, dbFlags, error) {
+func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Writer) (genOptions, error) {
 	var o genOptions
-	var db dbFlags
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, generateUsage); fs.PrintDefaults() }
-	db.register(fs, getenv)
+	fs.StringVar(&o.data, "data", defaultData(getenv), "data directory of the embedded PostgreSQL (ignored with DATABASE_URL)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random history: the same seed gives the same history")
 	fs.IntVar(&o.hands, "hands", 100_000, "hands to record in all")
 	fs.IntVar(&o.tables, "tables", 40, "tables of the club: one of each game, then the games in the proportions 8 Doppelkopf, 4 Saukopf, 3 Schwarze Sau, 3 Klaberjass, 2 Schwarze Dame")
@@ -96,7 +146,7 @@ func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Wri
 	fs.StringVar(&o.name, "name", "", "the club's name (default \"Generierter Club <seed>\")")
 	fs.DurationVar(&o.progress, "progress", 5*time.Second, "how often to print progress")
 	if err := fs.Parse(args); err != nil {
-		return o, db, err
+		return o, err
 	}
 	if o.players == 0 {
 		o.players = 4 * o.tables
@@ -106,35 +156,43 @@ func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Wri
 	}
 	switch {
 	case fs.NArg() > 0:
-		return o, db, fmt.Errorf("generate: unexpected argument %q", fs.Arg(0))
+		return o, fmt.Errorf("generate: unexpected argument %q", fs.Arg(0))
 	case o.hands < 1:
-		return o, db, errors.New("generate: --hands must be at least 1")
+		return o, errors.New("generate: --hands must be at least 1")
 	case o.tables < 1 || o.tables > 1000:
-		return o, db, errors.New("generate: --tables must be between 1 and 1000")
+		return o, errors.New("generate: --tables must be between 1 and 1000")
 	case o.players < 8 || o.players > 100_000:
-		return o, db, errors.New("generate: --players must be between 8 and 100000")
+		return o, errors.New("generate: --players must be between 8 and 100000")
 	case o.workers < 1 || o.workers > 64:
-		return o, db, errors.New("generate: --workers must be between 1 and 64")
+		return o, errors.New("generate: --workers must be between 1 and 64")
 	}
 	if _, err := time.Parse(time.DateOnly, o.until); err != nil {
-		return o, db, fmt.Errorf("generate: --until must be a date YYYY-MM-DD, got %q", o.until)
+		return o, fmt.Errorf("generate: --until must be a date YYYY-MM-DD, got %q", o.until)
 	}
-	return o, db, nil
+	return o, nil
 }
 
 func generate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
-	o, db, err := parseGenerateFlags(args, getenv, stdout)
+	o, err := parseGenerateFlags(args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	pool, closeDB, err := db.migrated(ctx, getenv, log)
+	db, err := openDatabase(ctx, o.data, getenv, log)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
+	defer db.stop()
+	pool, err := postgres.Connect(ctx, db.url)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if _, err := postgres.Migrate(ctx, pool); err != nil {
+		return err
+	}
 	// A pool of its own: a connection per worker, and commits that do not
 	// wait for the disk (a crash loses at most the last hands of a
 	// generated history, never its consistency).
@@ -146,12 +204,12 @@ func generate(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer genPool.Close()
-	res, err := runGenerate(ctx, postgres.New(genPool).Service(), o, stdout)
+	res, err := runGenerate(ctx, newLedgerWriter(genPool), o, stdout)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "club %d %q: %d players, %d tables, %d sessions (%s to %s), %d hands (%d regenerated after a refusal)\n",
-		res.club.ID, res.club.Name, res.players, res.tables, res.sessions, res.first, res.last, res.hands, res.fallbacks)
+	fmt.Fprintf(stdout, "club %d %q: %d players, %d tables, %d sessions (%s to %s), %d hands\n",
+		res.club.ID, res.club.Name, res.players, res.tables, res.sessions, res.first, res.last, res.hands)
 	fmt.Fprintf(stdout, "took %s: %.0f hands/s\n", res.took.Round(time.Second), float64(res.hands)/res.took.Seconds())
 	var size string
 	if err := genPool.QueryRow(ctx, `SELECT pg_size_pretty(pg_database_size(current_database()))`).Scan(&size); err == nil {
@@ -166,34 +224,36 @@ type genResult struct {
 	club                             ledger.Club
 	secret                           string
 	players, tables, sessions, hands int
-	fallbacks                        int
 	first, last                      string
 	took                             time.Duration
 }
 
 // genTable is one table of the generated club and its evening in progress.
 type genTable struct {
-	game      *genGame
-	id        int64
-	quota     int     // hands to record
-	regulars  []int64 // its regular players
-	weekday   int     // days after the week's Monday
-	session   int64
-	seated    []int64
-	dealer    int // index into seated
-	hands     int // recorded so far (the table's hand count)
-	sessions  int
-	fallbacks int
-	club      []int64 // every member, for guests
-	first     string  // dates of the first and last evening
-	last      string
+	game     *genGame
+	id       int64
+	quota    int     // hands to record
+	regulars []int64 // its regular players
+	weekday  int     // days after the week's Monday
+	session  int64
+	seated   []int64
+	dealer   int // index into seated
+	hands    int // recorded so far (the table's hand count)
+	sessions int
+	club     []int64 // every member, for guests
+	first    string  // dates of the first and last evening
+	last     string
 }
 
 // runGenerate creates the club, its players and tables, and plays every
 // table's evenings, o.workers tables at a time.
-func runGenerate(ctx context.Context, store *ledger.Service, o genOptions, stdout io.Writer) (genResult, error) {
+func runGenerate(ctx context.Context, store ledgerWriter, o genOptions, stdout io.Writer) (genResult, error) {
 	start := time.Now()
 	var res genResult
+	gameList, err := genGames()
+	if err != nil {
+		return res, err
+	}
 	club, secret, err := store.CreateClub(ctx, ledger.NewClub{Name: o.name})
 	if err != nil {
 		return res, err
@@ -219,7 +279,7 @@ func runGenerate(ctx context.Context, store *ledger.Service, o genOptions, stdou
 	tables := make([]*genTable, o.tables)
 	meanSum := 0.0
 	for i := range tables {
-		g := genGameOf(i)
+		g := genGameOf(gameList, i)
 		t := &genTable{game: g, weekday: rng.IntN(5), club: players}
 		base := i * len(players) / len(tables)
 		for len(t.regulars) < 7 {
@@ -229,7 +289,7 @@ func runGenerate(ctx context.Context, store *ledger.Service, o genOptions, stdou
 			}
 		}
 		tbl, _, err := store.CreateTable(ctx, a, ledger.NewTable{
-			Name: fmt.Sprintf("%s %d", genTableName(g.name), i+1), Game: g.name, Stake: mustPoints(g.stake),
+			Name: fmt.Sprintf("%s %d", g.tableName, i+1), Game: g.name, Stake: mustPoints(g.stake),
 			SettleMode: g.settleMode, MatchLossCents: g.matchLossCents,
 		}, nil)
 		if err != nil {
@@ -315,7 +375,6 @@ func runGenerate(ctx context.Context, store *ledger.Service, o genOptions, stdou
 	for _, t := range tables {
 		res.hands += t.hands
 		res.sessions += t.sessions
-		res.fallbacks += t.fallbacks
 		if t.first != "" && (res.first == "" || t.first < res.first) {
 			res.first = t.first
 		}
@@ -327,7 +386,7 @@ func runGenerate(ctx context.Context, store *ledger.Service, o genOptions, stdou
 
 // playTable plays a table's evenings, week by week, until its quota of
 // hands is recorded.
-func playTable(ctx context.Context, store *ledger.Service, a ledger.Actor, t *genTable, monday time.Time, rng *rand.Rand,
+func playTable(ctx context.Context, store ledgerWriter, a ledger.Actor, t *genTable, monday time.Time, rng *rand.Rand,
 	hands, sessions *atomic.Int64) error {
 	date := monday.AddDate(0, 0, t.weekday)
 	for t.hands < t.quota {
@@ -375,18 +434,21 @@ func (t *genTable) seating(rng *rand.Rand) []int64 {
 	return seated
 }
 
-// record records the next hand: generated facts, or the game's fallback
-// hand when the engine refuses them (the generator is not a rule book).
-func (t *genTable) record(ctx context.Context, store *ledger.Service, a ledger.Actor, rng *rand.Rand) error {
-	facts := t.game.hand(t, rng)
-	_, _, err := store.RecordHand(ctx, a, ledger.NewHand{TableID: t.id, SessionID: t.session, Number: t.hands + 1, Facts: json.RawMessage(facts)}, nil)
+// record generates the table's next hand and records it. A refusal is an
+// error naming the hand, its facts and the rule they break: the generator
+// made a hand the game does not allow.
+func (t *genTable) record(ctx context.Context, store ledgerWriter, a ledger.Actor, rng *rand.Rand) error {
+	number := t.hands + 1
+	facts, err := json.Marshal(t.game.hand(t, rng))
+	if err != nil {
+		return fmt.Errorf("hand %d: %w", number, err)
+	}
+	_, _, err = store.RecordHand(ctx, a, ledger.NewHand{TableID: t.id, SessionID: t.session, Number: number, Facts: facts}, nil)
 	if ledger.ErrorCode(err) == ledger.EINVALID {
-		t.fallbacks++
-		facts = t.game.fallback(t)
-		_, _, err = store.RecordHand(ctx, a, ledger.NewHand{TableID: t.id, SessionID: t.session, Number: t.hands + 1, Facts: json.RawMessage(facts)}, nil)
+		return fmt.Errorf("hand %d: the generated facts %s were refused: %w", number, facts, err)
 	}
 	if err != nil {
-		return fmt.Errorf("hand %d %s: %w", t.hands+1, facts, err)
+		return fmt.Errorf("hand %d %s: %w", number, facts, err)
 	}
 	t.hands++
 	return nil
@@ -410,19 +472,19 @@ func (t *genTable) nextDealer() { t.dealer = (t.dealer + 1) % len(t.seated) }
 
 // genGameOf is the game of table i: one table of each game first, then
 // the games in their proportions (a smooth weighted round robin).
-func genGameOf(i int) *genGame {
-	if i < len(genGames) {
-		return &genGames[i]
+func genGameOf(list []genGame, i int) *genGame {
+	if i < len(list) {
+		return &list[i]
 	}
 	total := 0
-	for _, g := range genGames {
+	for _, g := range list {
 		total += g.weight
 	}
-	current := make([]int, len(genGames))
+	current := make([]int, len(list))
 	best := 0
-	for range i - len(genGames) + 1 {
+	for range i - len(list) + 1 {
 		best = 0
-		for k, g := range genGames {
+		for k, g := range list {
 			current[k] += g.weight
 			if current[k] > current[best] {
 				best = k
@@ -430,167 +492,160 @@ func genGameOf(i int) *genGame {
 		}
 		current[best] -= total
 	}
-	return &genGames[best]
+	return &list[best]
 }
 
 // --- Doppelkopf -------------------------------------------------------------------
 
-func doppelkopfHand(t *genTable, rng *rand.Rand) string {
+// doppelkopfHand is a hand at the dealer's four: mostly normal games, some
+// Hochzeiten, Armut, stille Hochzeiten and solos, now and then a Schmeißen.
+// The four players are the engine's default (the seats after the dealer).
+func doppelkopfHand(t *genTable, rng *rand.Rand) any {
 	dealer, active := t.handPlayers()
-	r := rng.Float64()
-	f := map[string]any{"dealer": dealer}
+	f := doppelkopf.Facts{Dealer: &dealer}
 	reSize := 2
-	switch {
+	switch r := rng.Float64(); {
 	case r < 0.025:
-		f["game"] = "schmeissen" // a redeal: the same dealer deals again
-		return jsonString(f)
+		f.Game = doppelkopf.GameSchmeissen // a redeal: the same dealer deals again
+		return f
 	case r < 0.74:
-		f["game"] = "normal"
+		f.Game = doppelkopf.GameNormal
 	case r < 0.79:
-		f["game"] = "hochzeit"
+		f.Game = doppelkopf.GameHochzeit
 		if rng.Float64() < 0.1 {
 			reSize = 1 // no partner found
 		}
 	case r < 0.82:
-		f["game"] = "armut"
+		f.Game = doppelkopf.GameArmut
 	case r < 0.84:
-		f["game"], reSize = "stille_hochzeit", 1
+		f.Game, reSize = doppelkopf.GameStilleHochzeit, 1
 	default:
 		reSize = 1
 		switch s := rng.IntN(10); {
 		case s < 3:
-			f["game"] = "damensolo"
+			f.Game = doppelkopf.GameDamensolo
 		case s < 6:
-			f["game"] = "bubensolo"
+			f.Game = doppelkopf.GameBubensolo
 		case s < 9:
-			f["game"] = "farbsolo"
-			f["suit"] = []string{"kreuz", "pik", "herz", "karo"}[rng.IntN(4)]
+			f.Game = doppelkopf.GameFarbsolo
+			f.Suit = []string{"kreuz", "pik", "herz", "karo"}[rng.IntN(4)]
 		default:
-			f["game"] = "fleischloser"
+			f.Game = doppelkopf.GameFleischloser
 		}
 	}
 	t.nextDealer()
-	re := pick(rng, active, reSize)
-	// Re's Augen: around 125 in a normal game, a little better in a solo.
+	// Re's Augen: around 125 in a normal game, a little better in a solo;
+	// every trick holds at least 8, so neither party has 1 to 7.
 	mean := 122.0
 	if reSize == 1 {
 		mean = 128
 	}
-	augen := int(math.Round(rng.NormFloat64()*38 + mean))
-	augen = max(0, min(240, augen))
+	augen := max(0, min(240, int(math.Round(rng.NormFloat64()*38+mean))))
 	switch {
 	case augen > 0 && augen < 8:
 		augen = 8
 	case augen > 232 && augen < 240:
 		augen = 232
 	}
-	reParty := map[string]any{"players": re, "augen": augen}
-	kontraParty := map[string]any{}
+	re := &doppelkopf.PartyFacts{Players: pick(rng, active, reSize), Augen: &augen}
+	kontra := &doppelkopf.PartyFacts{}
 	if rng.Float64() < 0.18 {
-		reParty["announced"] = "re"
+		re.Announced = "re"
 		if augen >= 151 && rng.Float64() < 0.35 {
-			reParty["announced"] = "keine90"
+			re.Announced = "keine90"
 		}
 	}
 	if rng.Float64() < 0.12 {
-		kontraParty["announced"] = "kontra"
+		kontra.Announced = "kontra"
 	}
-	if reSize == 2 && f["game"] != "stille_hochzeit" {
-		// Special points, only where they surely exist: Füchse and
-		// Doppelköpfe of the party that has the Augen for them.
+	if reSize == 2 {
+		// Special points (never in a solo, the house rules' default), only
+		// where they surely exist: a Fuchs caught by a party that took a
+		// trick, a Doppelkopf by one with 40 Augen, a Karlchen in the last
+		// trick of a party that took one.
 		if rng.Float64() < 0.2 && augen >= 8 {
-			reParty["fuchs_gefangen"] = 1
+			re.FuchsGefangen = 1
 		} else if rng.Float64() < 0.15 && augen <= 232 {
-			kontraParty["fuchs_gefangen"] = 1
+			kontra.FuchsGefangen = 1
 		}
 		if rng.Float64() < 0.2 && augen >= 40 {
-			reParty["doppelkopf"] = 1
+			re.Doppelkopf = 1
 		}
 		if rng.Float64() < 0.05 && augen >= 8 {
-			reParty["karlchen"] = true
+			re.Karlchen = true
 		}
 	}
-	if rng.Float64() < 0.04 && f["suit"] != "herz" {
-		f["herzstich"] = true
+	if rng.Float64() < 0.04 && f.Suit != "herz" { // a Herz-Solo has no Herzstich
+		f.Herzstich = true
 	}
-	f["re"] = reParty
-	if len(kontraParty) > 0 {
-		f["kontra"] = kontraParty
+	f.Re = re
+	if kontra.Announced != "" || kontra.FuchsGefangen > 0 {
+		f.Kontra = kontra
 	}
-	return jsonString(f)
-}
-
-func doppelkopfFallback(t *genTable) string {
-	// The dealer has moved on with the refused hand; this hand is his.
-	t.dealer = (t.dealer - 1 + len(t.seated)) % len(t.seated)
-	dealer, active := t.handPlayers()
-	t.nextDealer()
-	return jsonString(map[string]any{"dealer": dealer, "game": "normal", "re": map[string]any{"players": active[:2], "augen": 150}})
+	return f
 }
 
 // --- Saukopf ----------------------------------------------------------------------
 
-func saukopfHand(t *genTable, rng *rand.Rand) string {
+// saukopfHand is a Vierer at the dealer's four: the Spieler's contract, his
+// party's tricks and Augen, who holds the top trump and how many Laufende.
+func saukopfHand(t *genTable, rng *rand.Rand) any {
 	dealer, players := t.handPlayers()
 	t.nextDealer()
 	spieler := players[rng.IntN(4)]
 	others := slices.DeleteFunc(slices.Clone(players), func(id int64) bool { return id == spieler })
-	f := map[string]any{"variant": "vierer", "players": players, "dealer": dealer, "spieler": spieler, "bid": 61 + rng.IntN(20)}
+	f := saukopf.Facts{Variant: "vierer", Players: players, Dealer: dealer, Spieler: &spieler,
+		Bid: json.RawMessage(strconv.Itoa(61 + rng.IntN(20)))}
 	trumps := 14
-	r := rng.Float64()
-	switch {
+	switch r := rng.Float64(); {
 	case r < 0.55:
-		f["contract"] = "sauerei"
-		f["called_sau"] = []string{"eichel", "gras", "schellen"}[rng.IntN(3)]
+		f.Contract = "sauerei"
+		f.CalledSau = []string{"eichel", "gras", "schellen"}[rng.IntN(3)]
 		if rng.Float64() < 0.04 {
-			f["unrein"] = true
+			f.Unrein = true
 		} else {
-			f["mitspieler"] = others[rng.IntN(3)]
+			f.Mitspieler = &others[rng.IntN(3)]
 		}
 	case r < 0.77:
-		f["contract"] = "keiler"
-		f["trump_suit"] = []string{"eichel", "gras", "herz", "schellen"}[rng.IntN(4)]
+		f.Contract = "keiler"
+		f.TrumpSuit = []string{"eichel", "gras", "herz", "schellen"}[rng.IntN(4)]
 	case r < 0.87:
-		f["contract"], trumps = "wutz", 4
+		f.Contract, trumps = "wutz", 4
 	case r < 0.93:
-		f["contract"], trumps = "eber", 4
+		f.Contract, trumps = "eber", 4
 	case r < 0.95:
 		// Won without a trick; Laufende never count.
-		f["contract"] = "mastschwein"
-		f["tricks"], f["augen"] = 0, 0
+		f.Contract = "mastschwein"
+		tricks, augen := 0, 0
 		if rng.Float64() < 0.4 {
-			f["tricks"], f["augen"] = 1, 2+rng.IntN(20)
+			tricks, augen = 1, 2+rng.IntN(20)
 		}
-		return jsonString(f)
+		f.Tricks, f.Augen = &tricks, &augen
+		return f
 	case r < 0.965:
 		// Won with every trick; no trumps, so no Laufende.
-		f["contract"] = "schwarte"
-		f["tricks"], f["augen"] = 8, 120
+		f.Contract = "schwarte"
+		tricks, augen := 8, 120
 		if rng.Float64() < 0.5 {
-			f["tricks"], f["augen"] = 7, 90+rng.IntN(28)
+			tricks, augen = 7, 90+rng.IntN(28)
 		}
-		return jsonString(f)
+		f.Tricks, f.Augen = &tricks, &augen
+		return f
 	default:
-		f["contract"], trumps = "ferkelparade", 12
+		f.Contract, trumps = "ferkelparade", 12
 	}
 	// The Spieler party's tricks and Augen: a won game usually has 5 or 6
-	// tricks and 70 to 90 Augen.
+	// tricks and 70 to 90 Augen. No card is worth 1 Auge, and the other
+	// party took a trick: 2 to 118 Augen in 1 to 7 tricks.
 	tricks := max(1, min(7, int(math.Round(rng.NormFloat64()*1.4+4.6))))
 	augen := max(2, min(118, int(math.Round(float64(tricks)*15+rng.NormFloat64()*10))))
-	f["tricks"], f["augen"] = tricks, augen
-	f["laufende"] = map[string]any{"holder": players[rng.IntN(4)], "count": 1 + rng.IntN(min(3, trumps))}
+	f.Tricks, f.Augen = &tricks, &augen
+	holder := players[rng.IntN(4)]
+	f.Laufende = &saukopf.Laufende{Holder: &holder, Count: 1 + rng.IntN(min(3, trumps))}
 	if rng.Float64() < 0.08 {
-		f["huftritte"] = 1
+		f.Huftritte = 1
 	}
-	return jsonString(f)
-}
-
-func saukopfFallback(t *genTable) string {
-	t.dealer = (t.dealer - 1 + len(t.seated)) % len(t.seated)
-	dealer, p := t.handPlayers()
-	t.nextDealer()
-	return fmt.Sprintf(`{"variant":"vierer","players":[%d,%d,%d,%d],"dealer":%d,"spieler":%d,"bid":61,"contract":"keiler","trump_suit":"herz","augen":55,"tricks":4,"laufende":{"holder":%d,"count":2}}`,
-		p[0], p[1], p[2], p[3], dealer, p[0], p[0])
+	return f
 }
 
 // --- Schwarze Sau --------------------------------------------------------------
@@ -598,7 +653,7 @@ func saukopfFallback(t *genTable) string {
 // schwarzeSauHand is a four-player hand: the dealer plays the two Stock
 // cards (at most 2 tricks), the others share the rest of the 10 tricks and
 // the 120 card points; whoever took the Pik-Dame loses.
-func schwarzeSauHand(t *genTable, rng *rand.Rand) string {
+func schwarzeSauHand(t *genTable, rng *rand.Rand) any {
 	dealer, players := t.handPlayers()
 	if !slices.Contains(players, dealer) {
 		// More seated than play: the dealer is one of the hand's players.
@@ -632,7 +687,8 @@ func schwarzeSauHand(t *genTable, rng *rand.Rand) string {
 		}
 	}
 	// Card points roughly in proportion to the tricks, at least 3 for
-	// everyone who took a trick (never the impossible 1).
+	// everyone who took a trick (never the impossible 1, and enough for the
+	// Pik-Dame's 3).
 	points := map[int64]int{}
 	total := 0
 	var takers []int64
@@ -652,37 +708,20 @@ func schwarzeSauHand(t *genTable, rng *rand.Rand) string {
 		total += share
 	}
 	sau := takers[rng.IntN(len(takers))]
-	var list []map[string]any
+	f := schwarzesau.Facts{Dealer: dealer}
 	for _, id := range players {
-		p := map[string]any{"player": id, "card_points": points[id], "tricks": tricks[id]}
-		if id == sau {
-			p["pik_dame"] = true
-		}
-		list = append(list, p)
+		f.Players = append(f.Players, schwarzesau.PlayerFacts{Player: id, CardPoints: points[id], Tricks: tricks[id], PikDame: id == sau})
 	}
-	f := map[string]any{"players": list, "dealer": dealer}
 	calls := []string{"Kontra", "Re", "Sub", "Hirsch"}
 	odds := []float64{0.3, 0.4, 0.3, 0.2}
 	callers := pick(rng, players, 4)
-	var doublings []map[string]any
 	for i, call := range calls {
 		if rng.Float64() >= odds[i] {
 			break
 		}
-		doublings = append(doublings, map[string]any{"call": call, "player": callers[i]})
+		f.Doublings = append(f.Doublings, schwarzesau.Doubling{Call: call, Player: callers[i]})
 	}
-	if doublings != nil {
-		f["doublings"] = doublings
-	}
-	return jsonString(f)
-}
-
-func schwarzeSauFallback(t *genTable) string {
-	t.dealer = (t.dealer - 1 + len(t.seated)) % len(t.seated)
-	_, p := t.handPlayers()
-	t.nextDealer()
-	return fmt.Sprintf(`{"players":[{"player":%d,"card_points":45,"tricks":3},{"player":%d,"card_points":35,"tricks":3,"pik_dame":true},{"player":%d,"card_points":30,"tricks":3},{"player":%d,"card_points":10,"tricks":1}],"dealer":%d}`,
-		p[0], p[1], p[2], p[3], p[3])
+	return f
 }
 
 // --- Klaberjass -------------------------------------------------------------------
@@ -690,7 +729,7 @@ func schwarzeSauFallback(t *genTable) string {
 // klaberjassHand is a four-player hand in the evening's seating (first and
 // third against second and fourth); the player after the dealer usually
 // takes the trump.
-func klaberjassHand(t *genTable, rng *rand.Rand) string {
+func klaberjassHand(t *genTable, rng *rand.Rand) any {
 	p := t.seated
 	d := t.dealer % 4
 	t.nextDealer()
@@ -703,40 +742,30 @@ func klaberjassHand(t *genTable, rng *rand.Rand) string {
 	trumpWins := rng.Float64() < 0.62
 	x := 77 + rng.IntN(76) // the winning side's card points, 77..152
 	if x == 151 {
-		x = 152
+		x = 152 // no card is worth 1 point: the other side cannot have 1
 	}
 	winner, loser := trump, opponent
 	if !trumpWins {
 		winner, loser = opponent, trump
 	}
-	f := map[string]any{
-		"players": p, "dealer": p[d], "trump_player": trump,
-		"trump_suit":  []string{"kreuz", "pik", "herz", "karo"}[rng.IntN(4)],
-		"card_points": []map[string]any{{"player": winner, "points": x}, {"player": loser, "points": 152 - x}},
-		"last_trick":  winner,
+	f := klaberjass.Facts{
+		Players: slices.Clone(p), Dealer: p[d], TrumpPlayer: trump,
+		TrumpSuit:  []string{"kreuz", "pik", "herz", "karo"}[rng.IntN(4)],
+		CardPoints: []klaberjass.SidePoints{{Player: winner, Points: x}, {Player: loser, Points: 152 - x}},
+		LastTrick:  winner,
 	}
 	if rng.Float64() < 0.12 {
-		f["kontra"] = true
-		if rng.Float64() < 0.15 {
-			f["re"] = true
-		}
+		f.Kontra = true
+		f.Re = rng.Float64() < 0.15 // only on top of a Kontra
 	}
-	return jsonString(f)
-}
-
-func klaberjassFallback(t *genTable) string {
-	p := t.seated
-	d := (t.dealer - 1 + 4) % 4
-	trump, opponent := p[(d+1)%4], p[(d+2)%4]
-	return fmt.Sprintf(`{"players":[%d,%d,%d,%d],"dealer":%d,"trump_player":%d,"trump_suit":"karo","card_points":[{"player":%d,"points":100},{"player":%d,"points":52}],"last_trick":%d}`,
-		p[0], p[1], p[2], p[3], p[d], trump, trump, opponent, trump)
+	return f
 }
 
 // --- Schwarze Dame ----------------------------------------------------------------
 
-// schwarzeDameHand deals the 13 tricks among the four players and gives
+// schwarzeDameHand deals the 13 tricks among the dealer's four and gives
 // every heart and the Pik-Dame to a player who took a trick.
-func schwarzeDameHand(t *genTable, rng *rand.Rand) string {
+func schwarzeDameHand(t *genTable, rng *rand.Rand) any {
 	dealer, players := t.handPlayers()
 	if !slices.Contains(players, dealer) {
 		dealer = players[0]
@@ -758,23 +787,11 @@ func schwarzeDameHand(t *genTable, rng *rand.Rand) string {
 		hearts[i] = append(hearts[i], rank)
 	}
 	dame := takers[rng.IntN(len(takers))]
-	var list []map[string]any
+	f := schwarzedame.Facts{Dealer: dealer}
 	for i, id := range players {
-		p := map[string]any{"player": id, "tricks": tricks[i], "hearts": nonNilInts(hearts[i])}
-		if i == dame {
-			p["pik_dame"] = true
-		}
-		list = append(list, p)
+		f.Players = append(f.Players, schwarzedame.PlayerFacts{Player: id, Tricks: tricks[i], Hearts: hearts[i], PikDame: i == dame})
 	}
-	return jsonString(map[string]any{"dealer": dealer, "players": list})
-}
-
-func schwarzeDameFallback(t *genTable) string {
-	t.dealer = (t.dealer - 1 + len(t.seated)) % len(t.seated)
-	_, p := t.handPlayers()
-	t.nextDealer()
-	return fmt.Sprintf(`{"dealer":%d,"players":[{"player":%d,"tricks":4,"hearts":[2,5,13]},{"player":%d,"tricks":3,"hearts":[14],"pik_dame":true},{"player":%d,"tricks":5,"hearts":[3,4,6,7,8,9,10]},{"player":%d,"tricks":1,"hearts":[11,12]}]}`,
-		p[0], p[0], p[1], p[2], p[3])
+	return f
 }
 
 // --- helpers ----------------------------------------------------------------------
@@ -784,21 +801,6 @@ func pick(rng *rand.Rand, players []int64, n int) []int64 {
 	out := slices.Clone(players)
 	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out[:n]
-}
-
-func nonNilInts(s []int) []int {
-	if s == nil {
-		return []int{}
-	}
-	return s
-}
-
-func jsonString(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
 }
 
 func mustPoints(s string) score.Points {
@@ -824,18 +826,4 @@ func genName(i int) string {
 		name += fmt.Sprintf(" %d", round+1)
 	}
 	return name
-}
-
-func genTableName(game string) string {
-	switch game {
-	case "doppelkopf":
-		return "Doko-Runde"
-	case "saukopf":
-		return "Saukopf-Stammtisch"
-	case "schwarze_sau":
-		return "Schwarze-Sau-Tisch"
-	case "klaberjass":
-		return "Klammer-Runde"
-	}
-	return "Damen-Tisch"
 }

@@ -1,8 +1,8 @@
 package main
 
-// stichbuch load: a load generator that drives the real HTTP API the way
-// club score apps do, and measures it. See `stichbuch load --help` and the
-// README's Benchmarks section.
+// stichbuch-bench load: a load generator that drives the real HTTP API the
+// way club score apps do, and measures it. See `stichbuch-bench load
+// --help` and the README's Benchmarks section.
 
 import (
 	"bufio"
@@ -31,15 +31,23 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/loopback"
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
+	"github.com/stichbuch/stichbuch/ledger/games/doppelkopf"
+	"github.com/stichbuch/stichbuch/ledger/games/klaberjass"
+	"github.com/stichbuch/stichbuch/ledger/games/saukopf"
+	"github.com/stichbuch/stichbuch/ledger/games/schwarzedame"
+	"github.com/stichbuch/stichbuch/ledger/games/schwarzesau"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
 
-// loadOptions are the flags of `stichbuch load`.
+// loadOptions are the flags of `stichbuch-bench load`.
 type loadOptions struct {
 	url      string
 	start    bool
+	bin      string
 	data     string
 	key      string
 	pid      int
@@ -112,7 +120,7 @@ type pgbenchResult struct {
 	Ratio        float64 `json:"service_over_pgbench"` // hands per second / pgbench TPS
 }
 
-const loadUsage = `Usage: stichbuch load (--url URL --key KEY | --start) [flags]
+const loadUsage = `Usage: stichbuch-bench load (--url URL --key KEY | --start) [flags]
 
 Drives the HTTP API with simulated tables, each recording hands with an
 Idempotency-Key, and prints hands per second, latency percentiles, errors by
@@ -127,8 +135,9 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, loadUsage); fs.PrintDefaults() }
 	fs.StringVar(&o.url, "url", "", "base URL of a running service on a loopback address")
-	fs.BoolVar(&o.start, "start", false, "start stichbuch serve (this executable) on a free loopback port against DATABASE_URL or the embedded PostgreSQL in --data")
-	fs.StringVar(&o.data, "data", envOr(getenv, "STICHBUCH_DATA", "./stichbuch-data"), "data directory of the embedded PostgreSQL (with --start, without DATABASE_URL)")
+	fs.BoolVar(&o.start, "start", false, "start stichbuch serve (see --bin) on a free loopback port against DATABASE_URL or the embedded PostgreSQL in --data")
+	fs.StringVar(&o.bin, "bin", "", "the stichbuch executable --start runs (default: stichbuch beside this executable, else one built with go build from the module in the working directory)")
+	fs.StringVar(&o.data, "data", defaultData(getenv), "data directory of the embedded PostgreSQL (with --start, without DATABASE_URL)")
 	fs.StringVar(&o.key, "key", "", "an admin API key of the club to use (default with --start: a new club)")
 	fs.IntVar(&o.pid, "pid", 0, "process id of the service, for its peak RSS and CPU time (set by --start)")
 	fs.IntVar(&o.tables, "tables", 8, "concurrent simulated tables, one client each (with --hot: clients on one table)")
@@ -136,7 +145,7 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to record hands after the warm-up (0 with --hands: until the hands are done)")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "recording before the measured window, left out of the figures")
 	fs.IntVar(&o.hands, "hands", 0, "stop after this many recorded hands, warm-up included (0: no limit)")
-	fs.StringVar(&o.games, "games", "doppelkopf", "doppelkopf, or mix: tables of all five games in turn")
+	fs.StringVar(&o.games, "games", "doppelkopf", "doppelkopf, or mix: tables of every game in turn")
 	fs.Float64Var(&o.rate, "rate", 0, "hands per second each client sends at most, on a fixed schedule (0: each client sends its next hand as soon as the last is answered)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "timeout of one request")
 	fs.StringVar(&o.pgbench, "pgbench", "", "after the load, run this pgbench script with as many clients for as long against the service's database and report the ratio")
@@ -152,6 +161,8 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 		return o, fmt.Errorf("load: unexpected argument %q", fs.Arg(0))
 	case o.start == (o.url != ""):
 		return o, errors.New("load: give either --url (with --key) or --start")
+	case o.bin != "" && !o.start:
+		return o, errors.New("load: --bin names the service --start runs; give --start")
 	case o.url != "" && o.key == "":
 		return o, errors.New("load: --url needs --key, an admin key of the club to load")
 	case o.tables < 1 || o.tables > 1024:
@@ -259,43 +270,27 @@ type loadService struct {
 	stop  func()
 }
 
-// startLoadService starts `stichbuch serve` from this executable on a free
-// loopback port. Without DATABASE_URL it first starts (or adopts) the
-// embedded PostgreSQL in the data directory and hands the service its URL,
-// so the service process is the Go service alone and pgbench can reach
-// the same database.
+// startLoadService starts `stichbuch serve` (see serviceBinary) as a
+// process of its own on a free loopback port. Without DATABASE_URL it first
+// starts (or adopts) the embedded PostgreSQL in the data directory and
+// hands the service its URL, so the service process is the Go service
+// alone and pgbench can reach the same database.
 func startLoadService(ctx context.Context, o loadOptions, getenv func(string) string, log *slog.Logger) (*loadService, error) {
-	svc := &loadService{dbURL: getenv("DATABASE_URL"), stop: func() {}}
-	var c *cluster.Cluster
-	if svc.dbURL == "" {
-		var err error
-		c, err = cluster.Start(ctx, cluster.Options{DataDir: o.data, Logger: log, Getenv: getenv})
-		if err != nil {
-			return nil, err
-		}
-		if err := c.EnsureDatabase(ctx, "stichbuch"); err != nil {
-			c.Stop()
-			return nil, err
-		}
-		svc.dbURL = c.ConnString("stichbuch")
-		if b, err := os.ReadFile(filepath.Join(c.DataDir(), "postmaster.pid")); err == nil {
-			line, _, _ := strings.Cut(string(b), "\n")
-			svc.pgPID, _ = strconv.Atoi(strings.TrimSpace(line))
-		}
-	}
-	stopCluster := func() {
-		if c != nil {
-			if err := c.Stop(); err != nil {
-				log.Error("stopping PostgreSQL", "err", err)
-			}
-		}
-	}
-	exe, err := os.Executable()
+	db, err := openDatabase(ctx, o.data, getenv, log)
 	if err != nil {
-		stopCluster()
 		return nil, err
 	}
-	cmd := exec.Command(exe, "serve", "--addr", "127.0.0.1:0")
+	svc := &loadService{dbURL: db.url, pgPID: db.pgPID, stop: func() {}}
+	bin, removeBin, err := serviceBinary(ctx, o.bin, log)
+	if err != nil {
+		db.stop()
+		return nil, err
+	}
+	cleanup := func() {
+		removeBin()
+		db.stop()
+	}
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+svc.dbURL)
 	if getenv("STICHBUCH_RATE_LIMIT") == "" {
 		// The per-key limit guards against runaway phones; a load test is one
@@ -304,13 +299,13 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		stopCluster()
+		cleanup()
 		return nil, err
 	}
 	var logTail tailBuffer
 	cmd.Stderr = &logTail // one line per request at the default level: kept short
 	if err := cmd.Start(); err != nil {
-		stopCluster()
+		cleanup()
 		return nil, err
 	}
 	svc.pid = cmd.Process.Pid
@@ -324,7 +319,7 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 			cmd.Process.Kill()
 			<-done
 		}
-		stopCluster()
+		cleanup()
 	}
 	addr := make(chan string, 1)
 	go func() {
@@ -341,7 +336,7 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 	case svc.base = <-addr:
 	case err := <-done:
 		done <- err
-		stopCluster()
+		cleanup()
 		return nil, fmt.Errorf("load: the service ended before listening: %v\n%s", err, logTail.String())
 	case <-time.After(2 * time.Minute):
 		svc.stop()
@@ -351,6 +346,40 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 		return nil, ctx.Err()
 	}
 	return svc, nil
+}
+
+// servicePackage is the service's main package, built when no binary is at hand.
+const servicePackage = "github.com/stichbuch/stichbuch/cmd/stichbuch"
+
+// serviceBinary finds the stichbuch executable --start runs: bin when
+// given; else stichbuch beside this executable (both built or installed
+// together, as run.sh does); else one built now with go build from the
+// module in the working directory (as under `go run
+// ./cmd/stichbuch-bench`), which remove deletes again.
+func serviceBinary(ctx context.Context, bin string, log *slog.Logger) (path string, remove func(), err error) {
+	keep := func() {}
+	if bin != "" {
+		return bin, keep, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		beside := filepath.Join(filepath.Dir(exe), "stichbuch")
+		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			log.Info("starting the stichbuch beside this executable", "bin", beside)
+			return beside, keep, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "stichbuch-bench-")
+	if err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(dir, "stichbuch")
+	start := time.Now()
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", path, servicePackage).CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("load: --start found no stichbuch beside this executable, and go build %s failed (run it in the module's checkout, or give --bin): %v\n%s", servicePackage, err, out)
+	}
+	log.Info("built stichbuch", "bin", path, "took", time.Since(start).Round(time.Millisecond))
+	return path, func() { os.RemoveAll(dir) }, nil
 }
 
 // tailBuffer keeps the last few KiB written to it.
@@ -389,7 +418,7 @@ func createLoadClub(ctx context.Context, dbURL string) (string, error) {
 	if _, err := postgres.Migrate(ctx, pool); err != nil {
 		return "", err
 	}
-	_, secret, err := postgres.New(pool).Service().CreateClub(ctx, ledger.NewClub{Name: "Lasttest " + time.Now().Format("2006-01-02 15:04:05.000")})
+	_, secret, err := newLedgerWriter(pool).CreateClub(ctx, ledger.NewClub{Name: "Lasttest " + time.Now().Format("2006-01-02 15:04:05.000")})
 	return secret, err
 }
 
@@ -412,18 +441,10 @@ func checkLoopback(base string) error {
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("load: %q is not an http URL", base)
 	}
-	if !loopbackHost(u.Hostname()) {
+	if !loopback.Host(u.Hostname()) {
 		return fmt.Errorf("load: %s is not a loopback address; the load tool only drives a service on this machine", u.Hostname())
 	}
 	return nil
-}
-
-func loopbackHost(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // --- the clients ---------------------------------------------------------------
@@ -441,7 +462,7 @@ func newLoadClient(base, key string, clients int, timeout time.Duration) *loadCl
 		// Loopback only, whatever a redirect or resolver says.
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			host, _, err := net.SplitHostPort(addr)
-			if err != nil || !loopbackHost(host) {
+			if err != nil || !loopback.Host(host) {
 				return nil, fmt.Errorf("load: refusing to connect to %s (not loopback)", addr)
 			}
 			return dialer.DialContext(ctx, network, addr)
@@ -535,13 +556,18 @@ func (c *loadClient) setup(ctx context.Context, o loadOptions) ([]*loadTable, er
 	if o.hot {
 		n = 1
 	}
-	games := []string{"doppelkopf"}
+	played := []string{doppelkopf.Name}
 	if o.games == "mix" {
-		games = loadGames
+		played = games.Names()
+	}
+	for _, game := range played {
+		if len(loadFacts[game]) == 0 {
+			return nil, fmt.Errorf("load: no hands of the game %q to send (add them to loadFacts)", game)
+		}
 	}
 	tables := make([]*loadTable, n)
 	for i := range n {
-		t := &loadTable{game: games[i%len(games)]}
+		t := &loadTable{game: played[i%len(played)]}
 		for k := range 4 {
 			id, _, err := c.create(ctx, "/v1/players", map[string]any{"name": fmt.Sprintf("load %s t%d p%d", c.runID, i, k+1)})
 			if err != nil {
@@ -636,6 +662,9 @@ func (c *loadClient) drive(ctx context.Context, o loadOptions, tables []*loadTab
 	}
 	wg.Wait()
 	stop := time.Now()
+	// Wait for a warm-up sample under way, and keep a late one from being
+	// taken: the sample is read below.
+	warmOnce.Do(func() {})
 	cpu1 := sampleCPU(pid, pgPID)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("load: %w", ctx.Err())
@@ -1065,16 +1094,15 @@ func printLoad(w io.Writer, r *loadResult) {
 
 // --- realistic hands -----------------------------------------------------------
 
-// loadGames are the games of --games mix, one table each in turn.
-var loadGames = []string{"doppelkopf", "saukopf", "schwarze_sau", "klaberjass", "schwarze_dame"}
-
-// loadFacts are valid hands of each game, written for the seated players
-// P1..P4 (as in api/games_test.go); a table plays them in turn, over and
-// over. They stay valid whatever state the table has reached.
+// loadFacts are valid hands of each game, by its registry name (--games
+// mix plays every registered game, one table each in turn), written for
+// the seated players P1..P4 (as in api/games_test.go); a table plays them
+// in turn, over and over. They stay valid whatever state the table has
+// reached.
 var loadFacts = map[string][]string{
 	// An evening's Doppelkopf: normal games won and lost, announcements,
 	// Füchse and Doppelköpfe, a Hochzeit, an Armut, solos and a Schmeißen.
-	"doppelkopf": {
+	doppelkopf.Name: {
 		`{"game":"normal","re":{"players":[P1,P3],"augen":187,"announced":"keine90"}}`,
 		`{"game":"normal","re":{"players":[P2,P4],"augen":100}}`,
 		`{"game":"normal","re":{"players":[P1,P2],"augen":150}}`,
@@ -1090,7 +1118,7 @@ var loadFacts = map[string][]string{
 		`{"game":"normal","re":{"players":[P1,P3],"augen":187,"announced":"keine90","fuchs_gefangen":1},"kontra":{"announced":"none","doppelkopf":1}}`,
 		`{"game":"normal","re":{"players":[P2,P4],"augen":60}}`,
 	},
-	"saukopf": rotations(
+	saukopf.Name: rotations(
 		// A Herz-Keiler lost with 55 Augen, ohne 2, one Huftritt.
 		`{"variant":"vierer","players":[P1,P2,P3,P4],"dealer":P4,"spieler":P1,"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1,"augen":55,"tricks":4,"laufende":{"holder":P1,"count":2}}`,
 		// A Sauerei with the Eichel-Sau called, won with 85.
@@ -1098,7 +1126,7 @@ var loadFacts = map[string][]string{
 		// A Dreihaxer ohne Trog, P4 sitting out.
 		`{"variant":"dreihaxer","players":[P1,P2,P3],"dealer":P3,"trog":"ohne","open_augen":10,"bid":61,"spieler":P1,"contract":"keiler","trump_suit":"eichel","augen":50,"tricks":4,"laufende":{"holder":P2,"count":1}}`,
 	),
-	"schwarze_sau": rotations(
+	schwarzesau.Name: rotations(
 		`{"players":[{"player":P1,"card_points":60,"tricks":5,"pik_dame":true},{"player":P2,"card_points":30,"tricks":3},{"player":P3,"card_points":30,"tricks":2},{"player":P4,"card_points":0,"tricks":0}],"dealer":P4,"doublings":[{"call":"Kontra","player":P1},{"call":"Re","player":P2},{"call":"Sub","player":P3},{"call":"Hirsch","player":P4}]}`,
 		`{"players":[{"player":P1,"card_points":26,"tricks":3},{"player":P2,"card_points":40,"tricks":3,"pik_dame":true},{"player":P3,"card_points":50,"tricks":3},{"player":P4,"card_points":4,"tricks":1}],"dealer":P4,"doublings":[{"call":"Kontra","player":P2},{"call":"Re","player":P3},{"call":"Sub","player":P4}]}`,
 		`{"players":[{"player":P1,"card_points":0,"tricks":0},{"player":P2,"card_points":0,"tricks":0},{"player":P3,"card_points":120,"tricks":10,"pik_dame":true},{"player":P4,"card_points":0,"tricks":0}],"dealer":P4}`,
@@ -1106,8 +1134,8 @@ var loadFacts = map[string][]string{
 		`{"players":[{"player":P1,"card_points":48,"tricks":4,"pik_dame":true},{"player":P2,"card_points":0,"tricks":0},{"player":P3,"card_points":42,"tricks":3},{"player":P4,"card_points":30,"tricks":3}],"dealer":P2,"doublings":[{"call":"Kontra","player":P3},{"call":"Re","player":P1}]}`,
 		`{"players":[{"player":P1,"card_points":45,"tricks":3},{"player":P2,"card_points":35,"tricks":3,"pik_dame":true},{"player":P3,"card_points":30,"tricks":3},{"player":P4,"card_points":10,"tricks":1}],"dealer":P4}`,
 	),
-	"klaberjass": klaberjassMatches(),
-	"schwarze_dame": rotations(
+	klaberjass.Name: klaberjassMatches(),
+	schwarzedame.Name: rotations(
 		`{"dealer":P1,"players":[{"player":P1,"tricks":4,"hearts":[2,5,13]},{"player":P2,"tricks":3,"hearts":[14],"pik_dame":true},{"player":P3,"tricks":5,"hearts":[3,4,6,7,8,9,10]},{"player":P4,"tricks":1,"hearts":[11,12]}]}`,
 		`{"dealer":P1,"players":[{"player":P1,"tricks":2,"hearts":[]},{"player":P2,"tricks":6,"hearts":[2,3,4,5,6,14]},{"player":P3,"tricks":1,"hearts":[7]},{"player":P4,"tricks":4,"hearts":[8,9,10,11,12,13],"pik_dame":true}]}`,
 	),

@@ -13,11 +13,11 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
-// runLoad runs `stichbuch load` with args and returns its JSON result.
+// runLoad runs `stichbuch-bench load` with args and returns its JSON result.
 func runLoad(t *testing.T, getenv func(string) string, args ...string) loadResult {
 	t.Helper()
 	var stdout, stderr syncBuffer
-	err := run(context.Background(), append([]string{"stichbuch", "load", "--json"}, args...), getenv, &stdout, &stderr)
+	err := run(context.Background(), append([]string{"stichbuch-bench", "load", "--json"}, args...), getenv, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("load %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
 	}
@@ -93,7 +93,7 @@ func TestLoadRefusesOtherHosts(t *testing.T) {
 	getenv := envFunc(nil)
 	var out syncBuffer
 	for _, url := range []string{"http://example.com", "http://10.1.2.3:8080", "ftp://127.0.0.1"} {
-		if err := run(context.Background(), []string{"stichbuch", "load", "--url", url, "--key", "sb_1_1_x", "--duration", "1s"}, getenv, &out, &out); err == nil {
+		if err := run(context.Background(), []string{"stichbuch-bench", "load", "--url", url, "--key", "sb_1_1_x", "--duration", "1s"}, getenv, &out, &out); err == nil {
 			t.Errorf("load --url %s: no error", url)
 		}
 	}
@@ -113,23 +113,24 @@ func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
 	dbURL := pgtest.URL(t)
 	getenv := envFunc(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
 	var out, errOut syncBuffer
-	if err := run(ctx, []string{"stichbuch", "generate", "--hands", "400", "--tables", "5", "--seed", "11", "--workers", "2", "--until", "2026-03-31"},
+	if err := run(ctx, []string{"stichbuch-bench", "generate", "--hands", "400", "--tables", "5", "--seed", "11", "--workers", "2", "--until", "2026-03-31"},
 		getenv, &out, &errOut); err != nil {
 		t.Fatalf("generate: %v\n%s", err, errOut.String())
 	}
-	var keyOut syncBuffer
-	if err := run(ctx, []string{"stichbuch", "key", "create", "--club", "1", "--role", "reader", "--label", "stats"}, getenv, &keyOut, &errOut); err != nil {
-		t.Fatalf("key create: %v\n%s", err, errOut.String())
-	}
-	reader := regexp.MustCompile(`sb_\S+`).FindString(keyOut.String())
-	if reader == "" {
-		t.Fatalf("key create printed no key:\n%s", keyOut.String())
+	admin := regexp.MustCompile(`sb_\S+`).FindString(out.String())
+	if admin == "" {
+		t.Fatalf("generate printed no admin key:\n%s", out.String())
 	}
 	svc := startService(t, getenv)
 	defer svc.stop()
+	// A reader key, as a club hands one to its members' app.
+	_, reader, err := newLoadClient(svc.base, admin, 1, 10*time.Second).create(ctx, "/v1/keys", map[string]any{"role": "reader", "label": "stats"})
+	if err != nil || reader == "" {
+		t.Fatalf("creating a reader key: %q, %v", reader, err)
+	}
 
 	var stdout, stderr syncBuffer
-	err := run(ctx, []string{"stichbuch", "load", "--json", "--stats", "--url", svc.base, "--key", reader,
+	err = run(ctx, []string{"stichbuch-bench", "load", "--json", "--stats", "--url", svc.base, "--key", reader,
 		"--tables", "2", "--duration", "700ms", "--warmup", "100ms"}, getenv, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("load --stats: %v\n%s\n%s", err, stdout.String(), stderr.String())
@@ -170,8 +171,34 @@ func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
 	}
 
 	// Without a key there is no club to read.
-	err = run(ctx, []string{"stichbuch", "load", "--stats", "--url", svc.base}, getenv, &stdout, &stderr)
+	err = run(ctx, []string{"stichbuch-bench", "load", "--stats", "--url", svc.base}, getenv, &stdout, &stderr)
 	if err == nil || !strings.Contains(err.Error(), "--key") {
 		t.Errorf("--stats without --key: %v, want an error naming --key", err)
+	}
+}
+
+// TestLoadStartsTheService runs load --start the way the README does: the
+// tool builds `stichbuch serve` (no stichbuch lies beside the test binary),
+// runs it as a process of its own against the database, creates a club and
+// measures; the service's process is measured apart from the tool's.
+func TestLoadStartsTheService(t *testing.T) {
+	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	res := runLoad(t, getenv, "--start", "--tables", "2", "--duration", "500ms", "--warmup", "100ms")
+	checkCounts(t, res)
+	if !res.Started || !strings.HasPrefix(res.Service, "http://127.0.0.1:") {
+		t.Errorf("started %v, service %q: want a service started on loopback", res.Started, res.Service)
+	}
+	if res.PeakRSSMB <= 0 {
+		t.Errorf("peak RSS %.1f MB: the started service's process was not measured", res.PeakRSSMB)
+	}
+
+	var out syncBuffer
+	err := run(context.Background(), []string{"stichbuch-bench", "load", "--start", "--bin", filepath.Join(t.TempDir(), "missing"), "--duration", "1s"}, getenv, &out, &out)
+	if err == nil {
+		t.Error("load --start with a --bin that does not exist: no error")
+	}
+	err = run(context.Background(), []string{"stichbuch-bench", "load", "--url", "http://127.0.0.1:1", "--key", "sb_1_1_x", "--bin", "stichbuch"}, getenv, &out, &out)
+	if err == nil || !strings.Contains(err.Error(), "--start") {
+		t.Errorf("--bin without --start: %v, want a refusal naming --start", err)
 	}
 }
