@@ -27,7 +27,8 @@ func deps(t *testing.T, pkg string) []string {
 // TestDependenciesPointInward checks ledger/DESIGN.md's rules: engines import only
 // the standard library and the score leaf (not each other, not the tests'
 // gamestest); ledger and ledger/backup import neither echo nor pgx; api does
-// not import pgx; only cmd wires the adapters together.
+// not import pgx; neither api nor ledger imports a command, and the service
+// does not import the bench command; only cmd wires the adapters together.
 func TestDependenciesPointInward(t *testing.T) {
 	type rule struct {
 		pkg     string
@@ -44,9 +45,13 @@ func TestDependenciesPointInward(t *testing.T) {
 		{module + "/ledger/backup", func(dep string) bool {
 			return strings.HasPrefix(dep, module+"/ledger") && !strings.HasPrefix(dep, module+"/ledger/postgres")
 		}},
-		{module + "/api", func(dep string) bool {
-			return !strings.Contains(dep, "jackc/pgx") && !strings.HasPrefix(dep, module+"/ledger/postgres")
+		{module + "/api/...", func(dep string) bool {
+			return !strings.Contains(dep, "jackc/pgx") && !strings.HasPrefix(dep, module+"/ledger/postgres") &&
+				!strings.HasPrefix(dep, module+"/cmd/")
 		}},
+		{module + "/ledger/...", func(dep string) bool { return !strings.HasPrefix(dep, module+"/cmd/") }},
+		// The service's binary carries no benchmark or seeding tool.
+		{module + "/cmd/stichbuch", func(dep string) bool { return dep != module+"/cmd/stichbuch-bench" }},
 		{module + "/ledger/postgres", func(dep string) bool {
 			return !strings.Contains(dep, "labstack/echo") && !strings.HasPrefix(dep, module+"/api")
 		}},
