@@ -35,8 +35,14 @@ type club struct {
 
 func newClub(t *testing.T) *club {
 	t.Helper()
+	return newClubOn(t, memory.New().Ports())
+}
+
+// newClubOn is newClub on the given ports.
+func newClubOn(t *testing.T, ports ledger.Ports) *club {
+	t.Helper()
 	ctx := context.Background()
-	c := &club{t: t, svc: memory.New().Service()}
+	c := &club{t: t, svc: ledger.NewService(ports)}
 	_, secret, err := c.svc.CreateClub(ctx, ledger.NewClub{Name: "Doko-Club Eichel"})
 	c.must(err)
 	c.admin, err = c.svc.Authenticate(ctx, secret)
@@ -399,5 +405,53 @@ func TestPaymentsCountInTheNextSettlementVersion(t *testing.T) {
 	_, err = c.svc.MarkTransferPaid(ctx, c.scorer, v1.Transfers[1].ID)
 	if e := wantCode(t, "a replaced transfer", err, ledger.ECONFLICT); e.Extra["current_version"] != 2 {
 		t.Errorf("the conflict names version %v, want 2", e.Extra["current_version"])
+	}
+}
+
+// staleHands is the in-memory HandStore with a write that loses its race
+// the first `lose` times: another hand is recorded in between.
+type staleHands struct {
+	ledger.HandStore
+	lose   int
+	before func()
+}
+
+func (s *staleHands) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
+	if s.lose > 0 {
+		s.lose--
+		s.before()
+		return ledger.Hand{}, ledger.ErrStale
+	}
+	return s.HandStore.AppendHand(ctx, clubID, r)
+}
+
+func TestALostRaceIsDecidedAgain(t *testing.T) {
+	store := memory.New()
+	ports := store.Ports()
+	hands := &staleHands{HandStore: ports.Hands}
+	ports.Hands = hands
+	c := newClubOn(t, ports)
+	ctx := context.Background()
+
+	// A phone loses the race for hand 1 to another phone's hand 1: it
+	// reads again and gets the 409 naming hand 2.
+	other := ledger.NewService(store.Ports())
+	hands.lose, hands.before = 1, func() {
+		if _, _, err := other.RecordHand(ctx, c.admin, ledger.NewHand{TableID: c.table.ID, SessionID: c.session.ID, Number: 1,
+			Facts: c.facts(bockEvening[0])}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := c.record(1, bockEvening[0], nil)
+	if e := wantCode(t, "the lost race", err, ledger.ECONFLICT); e.Extra["next_number"] != 2 {
+		t.Errorf("the conflict names %v, want 2", e.Extra["next_number"])
+	}
+	// A write that keeps losing to something that leaves the number free
+	// gives up, asking to be sent again.
+	hands.lose, hands.before = 10, func() {}
+	_, _, err = c.record(2, bockEvening[1], nil)
+	wantCode(t, "a race lost again and again", err, ledger.EUNAVAILABLE)
+	if n := c.handCount(); n != 1 {
+		t.Errorf("the table has %d hands, want 1", n)
 	}
 }

@@ -177,79 +177,75 @@ func (nh NewHand) Validate() error {
 // RecordHand scores and stores one hand in one transaction: the hand, one
 // entry per player, the running totals of table and session, the table's
 // new state and hand count, the statistics, the Idempotency-Key and the
-// change. The table is locked first, so hands of one table are numbered
-// 1, 2, 3 … with no gap and no duplicate; a request expecting another
-// number is ECONFLICT naming the current one. The bool is true when an
-// earlier identical request is replayed.
+// change. It reads the table without a lock, decides, and stores the hand
+// only if the table is still as read (a compare-and-set): hands of one
+// table are numbered 1, 2, 3 … with no gap and no duplicate, and a request
+// expecting another number is ECONFLICT naming the current one. The bool
+// is true when an earlier identical request is replayed.
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
 	}
-	if err := s.numberTaken(ctx, a.ClubID, nh, idem); err != nil {
-		return Hand{}, false, err
-	}
-	var h Hand
-	var replayed bool
-	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
-		ref, err := claim(ctx, tx, idem, KindHand)
-		if err != nil {
-			return err
-		}
-		if ref != 0 {
-			replayed = true
-			h, err = tx.Hand(ctx, ref)
-			return err
-		}
-		t, sess, found, err := tx.LockTableAndSession(ctx, nh.TableID, nh.SessionID)
-		if err != nil {
-			return err
-		}
-		if !found || sess.TableID != t.ID {
-			return Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
-		}
-		if !sess.Open() {
-			return Errorf(ECONFLICT, "session %d is closed; no more hands can be recorded in it", sess.ID)
-		}
-		if nh.Number != t.Hands+1 {
-			return numberConflict(nh, t.Hands)
-		}
-		res, err := ScoreHand(t, sess, nh.Facts)
-		if err != nil {
-			return err
-		}
-		h, err = tx.AppendHand(ctx, HandRecord{
-			Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
-			Stats: StatsOf(res), Idempotency: idem,
-			Change: NewChange{Kind: ChangeHandRecorded, TableID: &t.ID, SessionID: &sess.ID, Number: &nh.Number,
-				Data: map[string]any{"revision": 1}},
-		})
-		return err
-	})
-	return h, replayed, err
-}
-
-// numberTaken is the 409 of a phone that lost the race for a hand number,
-// from one read before any transaction or lock: at a hot table most
-// requests are such losers. A request whose Idempotency-Key is already
-// stored goes on to its replay; the hand and its key are committed
-// together, so one snapshot never shows the number taken by this very key
-// without the key. A missing table is left to the transaction to name.
-func (s *Service) numberTaken(ctx context.Context, clubID int64, nh NewHand, idem *Idempotency) error {
 	key := ""
 	if idem != nil {
 		key = idem.Key
 	}
-	hands, known, err := s.Hands.HandCount(ctx, clubID, nh.TableID, key)
-	if ErrorCode(err) == ENOTFOUND {
-		return nil
+	for attempt := 1; ; attempt++ {
+		snap, err := s.Hands.HandSnapshot(ctx, a.ClubID, nh.TableID, nh.SessionID, key)
+		if err != nil {
+			return Hand{}, false, err
+		}
+		ref, err := claimed(snap.Claim, idem, KindHand)
+		if err != nil {
+			return Hand{}, false, err
+		}
+		if ref != 0 {
+			h, err := s.Hands.HandByID(ctx, a.ClubID, ref)
+			return h, true, err
+		}
+		rec, err := nextHand(a, nh, snap, idem)
+		if err != nil {
+			return Hand{}, false, err
+		}
+		h, err := s.Hands.AppendHand(ctx, a.ClubID, rec)
+		if !errors.Is(err, ErrStale) {
+			return h, false, err
+		}
+		if attempt == maxAttempts {
+			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, attempt, nh.Number)
+		}
+		// Another write came first: decide again from what it left.
 	}
+}
+
+// maxAttempts bounds how often a hand is decided again after losing a
+// race: the second read sees the winner's hand and answers 409, so only a
+// table changing under the request again and again exhausts them.
+const maxAttempts = 5
+
+// nextHand decides whether nh is the table's next hand, from what was
+// read, and scores it.
+func nextHand(a Actor, nh NewHand, snap HandSnapshot, idem *Idempotency) (HandRecord, error) {
+	t, sess := snap.Table, snap.Session
+	if !snap.SessionFound || sess.TableID != t.ID {
+		return HandRecord{}, Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
+	}
+	if !sess.Open() {
+		return HandRecord{}, Errorf(ECONFLICT, "session %d is closed; no more hands can be recorded in it", sess.ID)
+	}
+	if nh.Number != t.Hands+1 {
+		return HandRecord{}, numberConflict(nh, t.Hands)
+	}
+	res, err := ScoreHand(t, sess, nh.Facts)
 	if err != nil {
-		return err
+		return HandRecord{}, err
 	}
-	if nh.Number <= hands && !known {
-		return numberConflict(nh, hands)
-	}
-	return nil
+	return HandRecord{
+		Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
+		Stats: StatsOf(res), Idempotency: idem,
+		Change: NewChange{Kind: ChangeHandRecorded, TableID: &t.ID, SessionID: &sess.ID, Number: &nh.Number,
+			Data: map[string]any{"revision": 1}},
+	}, nil
 }
 
 // numberConflict is the 409 of a hand that expects another number than the

@@ -87,6 +87,9 @@ type Table struct {
 	Hands          int             `json:"hands"`
 	State          json.RawMessage `json:"state"`
 	CreatedAt      time.Time       `json:"created_at"`
+	// Version counts the writes that change what the next hand is scored
+	// from; recording a hand expects the version it was decided from.
+	Version int64 `json:"-"`
 }
 
 // NewTable is a table to create.

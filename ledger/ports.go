@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -53,10 +54,35 @@ type HandStore interface {
 	ListHands(ctx context.Context, clubID, tableID int64, p Page) ([]Hand, error)
 	// HandRevisions returns every revision of a hand, the original first.
 	HandRevisions(ctx context.Context, clubID, tableID int64, number int) ([]Revision, error)
-	// HandCount reads, outside any transaction, how many hands a table has
-	// and whether an Idempotency-Key is stored: what RecordHand checks
-	// before it takes the table's lock. A missing table is ENOTFOUND.
-	HandCount(ctx context.Context, clubID, tableID int64, key string) (hands int, keyKnown bool, err error)
+	// HandByID reads a hand by its id, as its current revision.
+	HandByID(ctx context.Context, clubID, id int64) (Hand, error)
+	// HandSnapshot reads, in one round trip and without a lock, what
+	// recording a table's next hand is decided from: the table (with its
+	// version), the session and what an Idempotency-Key holds. A missing
+	// table is ENOTFOUND.
+	HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (HandSnapshot, error)
+	// AppendHand stores a new hand in one transaction, if the table is
+	// still at r.Table.Version: the hand with its entries, the running
+	// totals of table and session, the table's new state, hand count and
+	// version, the hand's statistics rows, its Idempotency-Key and its
+	// change. ErrStale when the table changed since it was read, or the
+	// key was taken meanwhile: nothing is stored, read again.
+	AppendHand(ctx context.Context, clubID int64, r HandRecord) (Hand, error)
+}
+
+// ErrStale is a write that lost a race: what it was decided from changed
+// before it was stored, and nothing of it was stored. The flow reads again.
+var ErrStale = errors.New("changed since it was read")
+
+// HandSnapshot is what recording a table's next hand is decided from.
+type HandSnapshot struct {
+	Table Table
+	// Session is the session the hand names; SessionFound is false when
+	// the club has no such session.
+	Session      Session
+	SessionFound bool
+	// Claim is what the request's Idempotency-Key holds, if anything.
+	Claim Claimed
 }
 
 // MoneyStore holds settlements, transfers, payments and the kitty.
@@ -122,9 +148,8 @@ type Transactor interface {
 }
 
 // Tx is what a write flow reads and writes inside its transaction, one
-// small interface per thing it holds. Its methods are sized to the store's
-// round trips: recording a hand is Claim, LockTableAndSession and
-// AppendHand.
+// small interface per thing it holds. (Recording a hand needs no
+// transaction of the flow's: HandStore.AppendHand is one.)
 type Tx interface {
 	IdempotencyTx
 	KeyTx
@@ -171,13 +196,11 @@ type TableTx interface {
 	Table(ctx context.Context, id int64) (Table, error)
 	TableByName(ctx context.Context, name string) (Table, bool, error)
 	InsertTable(ctx context.Context, t NewTable, rules json.RawMessage, preset string) (Table, error)
-	// LockTable reads a table and locks it until the transaction ends:
-	// every write of a table's hands and sessions takes this lock first.
+	// LockTable reads a table, locks it until the transaction ends and
+	// bumps its version, so a hand decided from an older read is not
+	// stored: every write of a table's hands and sessions but recording a
+	// hand takes this lock first.
 	LockTable(ctx context.Context, id int64) (Table, error)
-	// LockTableAndSession locks a table as LockTable and reads a session
-	// once the lock is granted, in one round trip; found is false when
-	// the club has no such session.
-	LockTableAndSession(ctx context.Context, tableID, sessionID int64) (t Table, s Session, found bool, err error)
 	// OpenSessionOf returns the id of the table's open session, 0 if none.
 	OpenSessionOf(ctx context.Context, tableID int64) (int64, error)
 	Session(ctx context.Context, id int64) (Session, error)
@@ -191,10 +214,6 @@ type TableTx interface {
 type HandTx interface {
 	// Hand reads a hand by its id, as its current revision.
 	Hand(ctx context.Context, id int64) (Hand, error)
-	// AppendHand stores a new hand with its entries, moves the running
-	// totals of table and session, stores the table's new state and hand
-	// count, the hand's statistics rows, its Idempotency-Key and its change.
-	AppendHand(ctx context.Context, r HandRecord) (Hand, error)
 	// HandsAfter returns a table's hands numbered after `after`, in order,
 	// as their current revisions.
 	HandsAfter(ctx context.Context, tableID int64, after int) ([]Hand, error)
@@ -264,7 +283,8 @@ type NewKey struct {
 	Hash  []byte
 }
 
-// HandRecord is a scored hand to append to its table.
+// HandRecord is a scored hand to append to its table; Table is the table
+// as it was read (its version is the one the write expects).
 type HandRecord struct {
 	Table      Table
 	Session    Session

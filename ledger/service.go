@@ -56,8 +56,18 @@ func claim(ctx context.Context, tx IdempotencyTx, idem *Idempotency, kind Kind) 
 		return 0, nil
 	}
 	c, err := tx.Claim(ctx, idem.Key)
-	if err != nil || !c.Found {
+	if err != nil {
 		return 0, err
+	}
+	return claimed(c, idem, kind)
+}
+
+// claimed is what a claimed key means for a request: the id of what an
+// earlier identical request created (0: the key is new), or EIDEMPOTENCY
+// for the same key with another request or kind.
+func claimed(c Claimed, idem *Idempotency, kind Kind) (int64, error) {
+	if idem == nil || !c.Found {
+		return 0, nil
 	}
 	if c.Kind != kind || string(c.Hash) != string(idem.Hash) {
 		return 0, &Error{Code: EIDEMPOTENCY, Message: "this Idempotency-Key was already used with a different request; use a new key for a new request"}

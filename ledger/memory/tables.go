@@ -17,9 +17,16 @@ func (s *Store) FindTable(_ context.Context, clubID, id int64) (ledger.Table, er
 // Table reads a table of the club.
 func (t *tx) Table(_ context.Context, id int64) (ledger.Table, error) { return t.d.table(t.club, id) }
 
-// LockTable reads a table; the store's lock already serializes writers.
+// LockTable reads a table and bumps its version; the store's lock already
+// serializes writers.
 func (t *tx) LockTable(_ context.Context, id int64) (ledger.Table, error) {
-	return t.d.table(t.club, id)
+	tb, err := t.d.table(t.club, id)
+	if err != nil {
+		return tb, err
+	}
+	tb.Version++
+	put(t, t.d.tables, id, tableRow{club: t.club, Table: tb})
+	return tb, nil
 }
 
 func (d *data) table(clubID, id int64) (ledger.Table, error) {
@@ -138,16 +145,6 @@ func (d *data) sessionsWhere(clubID int64, match func(ledger.Session) bool, orde
 	}
 	slices.SortFunc(out, func(a, b ledger.Session) int { return order * cmp.Compare(a.ID, b.ID) })
 	return out
-}
-
-// LockTableAndSession reads a table and a session.
-func (t *tx) LockTableAndSession(_ context.Context, tableID, sessionID int64) (ledger.Table, ledger.Session, bool, error) {
-	tb, err := t.d.table(t.club, tableID)
-	if err != nil {
-		return tb, ledger.Session{}, false, err
-	}
-	s, err := t.d.session(t.club, sessionID)
-	return tb, s, err == nil, nil
 }
 
 // OpenSessionOf returns the id of the table's open session, 0 if none.

@@ -586,7 +586,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"clubs":             "club_id name time_zone created_at change_seq",
 		"api_keys":          "club_id key_id role label secret_hash created_at revoked_at",
 		"players":           "club_id player_id name created_at",
-		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents",
+		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents version", // version: the compare-and-set counter of hand writes, which restarts at 0
 		"sessions":          "club_id session_id table_id date opened_at closed_at",
 		"session_players":   "club_id session_id seat player_id",
 		"hands":             "club_id hand_id table_id session_id number game rules facts result state_after recorded_by recorded_at prev_hash hash",

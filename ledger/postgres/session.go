@@ -47,35 +47,6 @@ func (s *Store) SessionStandings(ctx context.Context, clubID, id int64) ([]ledge
 	return list, mapError(err)
 }
 
-// LockTableAndSession locks a table, as LockTable, and reads a session in
-// the same round trip: the session's read starts only once the lock is
-// granted, so it sees a close committed by whoever held the lock.
-func (t *tx) LockTableAndSession(ctx context.Context, tableID, sessionID int64) (ledger.Table, ledger.Session, bool, error) {
-	var tb ledger.Table
-	var sess ledger.Session
-	var tableErr, sessErr error
-	b := &pgx.Batch{}
-	b.Queue(lockTableSQL, t.club, tableID).QueryRow(func(row pgx.Row) error {
-		if tableErr = scanTable(row, &tb); tableErr == pgx.ErrNoRows {
-			return nil
-		}
-		return tableErr
-	})
-	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, t.club, sessionID).QueryRow(func(row pgx.Row) error {
-		if sessErr = scanSession(row, &sess); sessErr == pgx.ErrNoRows {
-			return nil
-		}
-		return sessErr
-	})
-	if err := send(ctx, t, b); err != nil {
-		return tb, sess, false, err
-	}
-	if tableErr != nil {
-		return tb, sess, false, notFound(tableErr, "table %d", tableID)
-	}
-	return tb, sess, sessErr == nil, nil
-}
-
 // OpenSessionOf returns the id of the table's open session, 0 if none.
 func (t *tx) OpenSessionOf(ctx context.Context, tableID int64) (int64, error) {
 	var open int64

@@ -154,6 +154,18 @@ type queryer interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
+// isStale reports whether a write lost a race it is to retry: a
+// compare-and-set that found its row changed (stichbuch_expect raises
+// serialization_failure), or an Idempotency-Key another request stored
+// meanwhile.
+func isStale(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	return pgErr.Code == "40001" || (pgErr.Code == "23505" && pgErr.ConstraintName == "idempotency_keys_pkey")
+}
+
 // mapError turns database failures into ledger errors; ledger errors pass.
 func mapError(err error) error {
 	if err == nil {
