@@ -180,8 +180,19 @@ func (nh NewHand) Validate() error {
 // change. The table is locked first, so hands of one table are numbered
 // 1, 2, 3 … with no gap and no duplicate; a request expecting another
 // number is ECONFLICT naming the current one. The bool is true when an
-// earlier identical request is replayed.
+// earlier identical request is replayed. The hand's texts come with the
+// players' names (Names).
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
+	h, replayed, err := s.recordHand(ctx, a, nh, idem)
+	if err != nil {
+		return h, replayed, err
+	}
+	h, err = s.withNames(ctx, a.ClubID, h)
+	return h, replayed, err
+}
+
+// recordHand is RecordHand without the names.
+func (s *Service) recordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
 	}
@@ -263,9 +274,13 @@ func numberConflict(nh NewHand, hands int) error {
 	}
 }
 
-// FindHand returns hand number n of a table.
+// FindHand returns hand number n of a table, its texts with names.
 func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (Hand, error) {
-	return s.Hands.FindHand(ctx, a.ClubID, tableID, n)
+	h, err := s.Hands.FindHand(ctx, a.ClubID, tableID, n)
+	if err != nil {
+		return h, err
+	}
+	return s.withNames(ctx, a.ClubID, h)
 }
 
 // ListHands returns a table's hands in order, those numbered after p.After.
@@ -274,13 +289,41 @@ func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page)
 		return nil, err
 	}
 	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, p)
-	if list == nil {
-		list = []Hand{}
+	if err != nil {
+		return nil, err
 	}
-	return list, err
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	return n.Hands(list), nil
 }
 
-// HandRevisions returns every revision of a hand, the original first.
+// HandRevisions returns every revision of a hand, the original first,
+// their texts with names.
 func (s *Service) HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error) {
-	return s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
+	revs, err := s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	return n.Revisions(revs), nil
+}
+
+// Preview scores a hand without storing anything, as the package's
+// Preview, and renders its texts with the names of the club's players
+// among the ids the request gives.
+func (s *Service) Preview(ctx context.Context, a Actor, game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, error) {
+	res, _, err := Preview(game, preset, options, seated, date, state, facts)
+	if err != nil {
+		return res, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return res, err
+	}
+	return n.Result(res), nil
 }

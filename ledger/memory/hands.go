@@ -127,7 +127,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 	rev := ledger.Revision{Revision: r.Revision, Facts: r.Facts, Result: r.Result, Void: r.Void, Reason: r.Reason,
 		CausedBy: r.CausedBy, RecordedBy: r.RecordedBy, RecordedAt: t.now}
 	h.revisions = append(slices.Clip(h.revisions), rev)
-	h.Facts, h.Result, h.Revision, h.Void = r.Facts, r.Result, r.Revision, r.Void
+	h.Facts, h.Result, h.Revision, h.Void, h.Reason = r.Facts, r.Result, r.Revision, r.Void, r.Reason
 	put(t, t.d.hands, h.ID, h)
 	for _, p := range r.Diffs {
 		t.addTotal(t.d.tableTotals, h.TableID, p, 0)
