@@ -85,15 +85,15 @@ func TestWorkedExamples(t *testing.T) {
 		"card_points":[{"player":1,"points":92},{"player":2,"points":60}],"last_trick":3}`)
 	assertZeroPoints(t, a, seated4)
 	checks := map[string]string{
-		"Augen {{player:1}}/{{player:3}} (Trumpf)":         "+ 92",
-		"letzter Stich":                      "+ 10",
-		"Terz Herz bis König ({{player:1}})":    "+ 20",
+		"Augen {{player:1}}/{{player:3}} (Trumpf)": "+ 92",
+		"letzter Stich":                                    "+ 10",
+		"Terz Herz bis König ({{player:1}})":               "+ 20",
 		"Summe {{player:1}}/{{player:3}} (Trumpf)":         "= 122",
 		"Summe {{player:2}}/{{player:4}}":                  "= 60",
-		"Trumpf 122 gegen 60: Trumpf vorn":   "= 62",
+		"Trumpf 122 gegen 60: Trumpf vorn":                 "= 62",
 		"Würfel {{player:1}}/{{player:3}}: Trumpf gewinnt": "+ 1",
-		"Würfelzug":                          "= 1",
-		"Würfel {{player:1}}/{{player:3}} von 0 auf 1":     "= 1",
+		"Würfelzug": "= 1",
+		"Würfel {{player:1}}/{{player:3}} von 0 auf 1": "= 1",
 	}
 	for label, want := range checks {
 		if got := line(t, a, label); got != want {
@@ -112,14 +112,14 @@ func TestWorkedExamples(t *testing.T) {
 		"card_points":[{"player":2,"points":70},{"player":1,"points":82}],"last_trick":1}`)
 	checks = map[string]string{
 		"Augen {{player:2}}/{{player:4}} (Trumpf)":          "+ 70",
-		"Bella ({{player:4}})":                   "+ 20",
+		"Bella ({{player:4}})":                              "+ 20",
 		"Summe {{player:2}}/{{player:4}} (Trumpf)":          "= 90",
 		"Summe {{player:1}}/{{player:3}}":                   "= 92",
-		"Trumpf 90 gegen 92: Trumpf verliert": "= -2",
+		"Trumpf 90 gegen 92: Trumpf verliert":               "= -2",
 		"Würfel {{player:1}}/{{player:3}}: Trumpf verliert": "+ 2",
-		"Kontra":                              "x 2",
-		"Würfelzug":                           "= 4",
-		"Würfel {{player:1}}/{{player:3}} von 1 auf 5":      "= 5",
+		"Kontra":    "x 2",
+		"Würfelzug": "= 4",
+		"Würfel {{player:1}}/{{player:3}} von 1 auf 5": "= 5",
 	}
 	for label, want := range checks {
 		if got := line(t, b, label); got != want {
@@ -201,8 +201,8 @@ func TestComparisonLines(t *testing.T) {
 		"Trumpf 70 gegen jeden Gegner (höchster 72): Trumpf verliert": "= -2",
 		"Würfel je Gegner: Trumpf verliert":                           "+ 1",
 		"Würfelzug":                                                   "= 2",
-		"Würfel {{player:1}} von 0 auf 2":                                "= 2",
-		"Würfel {{player:3}} von 0 auf 2":                                "= 2",
+		"Würfel {{player:1}} von 0 auf 2":                             "= 2",
+		"Würfel {{player:3}} von 0 auf 2":                             "= 2",
 	} {
 		if got := line(t, three, label); got != want {
 			t.Errorf("%s = %s, want %s", label, got, want)

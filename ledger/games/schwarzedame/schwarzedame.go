@@ -428,4 +428,3 @@ func bestBalance(balance map[int64]int64) []int64 {
 	slices.Sort(best)
 	return best
 }
-
