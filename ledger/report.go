@@ -281,6 +281,7 @@ func (s *Service) Report(ctx context.Context, a Actor, sessionID int64) (Report,
 	names := Names(in.Names)
 	hands := names.Hands(in.Hands)
 	r := BuildReport(club, in.Table, sess, in.Players, hands, SortStandings(in.Standings), st, debts)
+	r.Table.State = names.State(r.Table.State)
 	e, err := Engine("game", in.Table.Game)
 	if err != nil {
 		return Report{}, err
@@ -341,6 +342,7 @@ func (s *Service) EveningReport(ctx context.Context, a Actor, date string) (Even
 		if err != nil {
 			return EveningReport{}, err
 		}
+		in.Table.State = Names(in.Names).State(in.Table.State)
 		parts = append(parts, EveningTable{Table: in.Table, Session: sess, Settlement: st})
 	}
 	return BuildEveningReport(club, date, parts), nil
