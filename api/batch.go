@@ -43,31 +43,31 @@ func (s *Server) recordBatch(c echo.Context) error {
 	if _, err := s.svc.FindTable(c.Request().Context(), actorOf(c), tableID); err != nil {
 		return err // a table that is not the club's is 404, not a batch of refusals
 	}
-	results := make([]batchResult, 0, len(in.Hands))
-	refused := false
-	for _, item := range in.Hands {
-		r := batchResult{ID: item.ID, Number: item.Number}
-		if refused {
-			r.Status = "not_applied"
-			results = append(results, r)
-			continue
-		}
-		h, replayed, err := s.svc.RecordHand(c.Request().Context(), actorOf(c), ledger.NewHand{
+	batch := make([]ledger.BatchHand, len(in.Hands))
+	for i, item := range in.Hands {
+		batch[i] = ledger.BatchHand{Hand: ledger.NewHand{
 			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts,
-		}, handIdempotency(item))
+		}, Idempotency: handIdempotency(item)}
+	}
+	outcomes, err := s.svc.RecordBatch(c.Request().Context(), actorOf(c), batch)
+	if err != nil {
+		return err // the database is gone: the client retries the whole batch
+	}
+	results := make([]batchResult, len(in.Hands))
+	for i, o := range outcomes {
+		r := batchResult{ID: in.Hands[i].ID, Number: in.Hands[i].Number}
 		switch {
-		case err != nil:
-			p := problemOf(err)
-			if p.Status >= 500 {
-				return err // the database is gone: the client retries the whole batch
-			}
-			r.Status, r.Problem, refused = "refused", &p, true
-		case replayed:
-			r.Status, r.Hand = "already_applied", &h
+		case o.NotApplied:
+			r.Status = "not_applied"
+		case o.Err != nil:
+			p := problemOf(o.Err)
+			r.Status, r.Problem = "refused", &p
+		case o.Replayed:
+			r.Status, r.Hand = "already_applied", &o.Hand
 		default:
-			r.Status, r.Hand = "applied", &h
+			r.Status, r.Hand = "applied", &o.Hand
 		}
-		results = append(results, r)
+		results[i] = r
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"results": results})
 }

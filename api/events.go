@@ -129,19 +129,6 @@ type event struct {
 // eventData adds to a hand's change the hand as it is now, the table's
 // standings and its state.
 func (s *Server) eventData(c echo.Context, a ledger.Actor, ch ledger.Change) event {
-	ev := event{Change: ch}
-	if ch.TableID == nil || ch.Number == nil {
-		return ev
-	}
-	ctx := c.Request().Context()
-	if h, err := s.svc.FindHand(ctx, a, *ch.TableID, *ch.Number); err == nil {
-		ev.Hand = &h
-	}
-	if st, err := s.svc.TableStandings(ctx, a, *ch.TableID); err == nil {
-		ev.Standings = st
-	}
-	if t, err := s.svc.FindTable(ctx, a, *ch.TableID); err == nil {
-		ev.State = t.State
-	}
-	return ev
+	d := s.svc.HandChangeOf(c.Request().Context(), a, ch)
+	return event{Change: ch, Hand: d.Hand, Standings: d.Standings, State: d.State}
 }

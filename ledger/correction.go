@@ -78,7 +78,8 @@ func VoidResult(previous score.Result, stateBefore json.RawMessage) score.Result
 }
 
 // SameOutcome reports whether two results give every player the same
-// points and leave the same state: then nothing after them changes.
+// points and leave the same state (SameState: summaries aside): then
+// nothing after them changes.
 func SameOutcome(a, b score.Result) bool {
 	if len(a.Points) != len(b.Points) {
 		return false
@@ -88,7 +89,7 @@ func SameOutcome(a, b score.Result) bool {
 			return false
 		}
 	}
-	return SameJSON(a.State, b.State)
+	return SameState(a.State, b.State)
 }
 
 // PointDiffs returns, per player, next minus previous points, leaving out
@@ -170,6 +171,10 @@ func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *
 		}
 		return remember(ctx, tx, idem, KindCorrection, out.Hand.ID)
 	})
+	if err != nil {
+		return out, replayed, err
+	}
+	out.Hand, err = s.withNames(ctx, a.ClubID, out.Hand)
 	return out, replayed, err
 }
 

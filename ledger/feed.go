@@ -53,3 +53,36 @@ func (s *Service) Changes(ctx context.Context, a Actor, after int64, limit int, 
 func (s *Service) ChangeHead(ctx context.Context, a Actor) (int64, error) {
 	return s.Feed.ChangeHead(ctx, a.ClubID)
 }
+
+// HandChange is what a hand's change carries to an event stream: the hand
+// as it is now, the table's standings and its state, with names.
+type HandChange struct {
+	Hand      *Hand
+	Standings []Standing
+	State     json.RawMessage
+}
+
+// HandChangeOf reads the hand a change is about, the table's standings and
+// its state, their texts with names from one query; what cannot be read
+// is left out (the stream still sends the change).
+func (s *Service) HandChangeOf(ctx context.Context, a Actor, ch Change) HandChange {
+	var out HandChange
+	if ch.TableID == nil || ch.Number == nil {
+		return out
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return out
+	}
+	if h, err := s.Hands.FindHand(ctx, a.ClubID, *ch.TableID, *ch.Number); err == nil {
+		h = n.Hand(h)
+		out.Hand = &h
+	}
+	if st, err := s.TableStandings(ctx, a, *ch.TableID); err == nil {
+		out.Standings = st
+	}
+	if t, err := s.Tables.FindTable(ctx, a.ClubID, *ch.TableID); err == nil {
+		out.State = n.State(t.State)
+	}
+	return out
+}

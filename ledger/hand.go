@@ -181,7 +181,8 @@ func (nh NewHand) Validate() error {
 // only if the table is still as read (a compare-and-set): hands of one
 // table are numbered 1, 2, 3 … with no gap and no duplicate, and a request
 // expecting another number is ECONFLICT naming the current one. The bool
-// is true when an earlier identical request is replayed.
+// is true when an earlier identical request is replayed. The hand's texts
+// come with the players' names (Names).
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
@@ -201,6 +202,10 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		}
 		if ref != 0 {
 			h, err := s.Hands.HandByID(ctx, a.ClubID, ref)
+			if err != nil {
+				return h, true, err
+			}
+			h, err = s.withNames(ctx, a.ClubID, h)
 			return h, true, err
 		}
 		rec, err := nextHand(a, nh, snap, idem)
@@ -209,7 +214,7 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		}
 		h, err := s.Hands.AppendHand(ctx, a.ClubID, rec)
 		if !errors.Is(err, ErrStale) {
-			return h, false, err
+			return snap.Names.Hand(h), false, err
 		}
 		if attempt == maxAttempts {
 			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, attempt, nh.Number)
@@ -259,9 +264,13 @@ func numberConflict(nh NewHand, hands int) error {
 	}
 }
 
-// FindHand returns hand number n of a table.
+// FindHand returns hand number n of a table, its texts with names.
 func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (Hand, error) {
-	return s.Hands.FindHand(ctx, a.ClubID, tableID, n)
+	h, err := s.Hands.FindHand(ctx, a.ClubID, tableID, n)
+	if err != nil {
+		return h, err
+	}
+	return s.withNames(ctx, a.ClubID, h)
 }
 
 // ListHands returns a table's hands in order, those numbered after p.After.
@@ -270,13 +279,41 @@ func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page)
 		return nil, err
 	}
 	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, p)
-	if list == nil {
-		list = []Hand{}
+	if err != nil {
+		return nil, err
 	}
-	return list, err
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	return n.Hands(list), nil
 }
 
-// HandRevisions returns every revision of a hand, the original first.
+// HandRevisions returns every revision of a hand, the original first,
+// their texts with names.
 func (s *Service) HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error) {
-	return s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
+	revs, err := s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	return n.Revisions(revs), nil
+}
+
+// Preview scores a hand without storing anything, as the package's
+// Preview, and renders its texts with the names of the club's players
+// among the ids the request gives.
+func (s *Service) Preview(ctx context.Context, a Actor, game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, error) {
+	res, _, err := Preview(game, preset, options, seated, date, state, facts)
+	if err != nil {
+		return res, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return res, err
+	}
+	return n.Result(res), nil
 }

@@ -133,6 +133,10 @@ type Hand struct {
 	// corrections (the facts and result above are the current ones).
 	Revision int  `json:"revision"`
 	Void     bool `json:"void"`
+	// Reason is the reason given with the current revision (why the hand
+	// was corrected or voided, or which correction re-scored it); empty as
+	// recorded.
+	Reason string `json:"reason,omitempty"`
 }
 
 // NewHand is a hand to record.

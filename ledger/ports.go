@@ -78,9 +78,10 @@ var ErrStale = errors.New("changed since it was read")
 type HandSnapshot struct {
 	Table Table
 	// Session is the session the hand names; SessionFound is false when
-	// the club has no such session.
+	// the club has no such session. Names are its seated players' names.
 	Session      Session
 	SessionFound bool
+	Names        Names
 	// Claim is what the request's Idempotency-Key holds, if anything.
 	Claim Claimed
 }

@@ -78,9 +78,19 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 	return t, replayed, err
 }
 
-// FindTable returns a table of the actor's club.
+// FindTable returns a table of the actor's club, its state's summary
+// with the players' names.
 func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, error) {
-	return s.Tables.FindTable(ctx, a.ClubID, id)
+	t, err := s.Tables.FindTable(ctx, a.ClubID, id)
+	if err != nil {
+		return t, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return t, err
+	}
+	t.State = n.State(t.State)
+	return t, nil
 }
 
 // TableStandings returns every player's total at a table, best first.
@@ -106,7 +116,19 @@ func SortStandings(list []Standing) []Standing {
 	return list
 }
 
-// ListTables returns the club's tables by name.
+// ListTables returns the club's tables by name, their states' summaries
+// with the players' names.
 func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
-	return s.Tables.ListTables(ctx, a.ClubID)
+	list, err := s.Tables.ListTables(ctx, a.ClubID)
+	if err != nil {
+		return list, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].State = n.State(list[i].State)
+	}
+	return list, nil
 }

@@ -25,9 +25,11 @@ import (
 //     state after one of that hand's versions.
 //   - A table's state must be the state after its last hand.
 //
-// Only points and state are compared: a breakdown line or an event text
-// worded differently by a newer engine does not refuse a ledger whose
-// numbers still follow. The document must have passed Check.
+// Only points and state are compared, and states but for their summaries
+// (ledger.SameState): a title, a breakdown line, an event text or a
+// state's summary worded differently by a newer engine (one that names
+// players by reference where an older one wrote "Spieler 3") does not
+// refuse a ledger whose numbers still follow. The document must have passed Check.
 func (d *Document) Rescore() error {
 	sessions := make(map[int64]Session, len(d.Sessions))
 	for _, s := range d.Sessions {
@@ -65,7 +67,7 @@ func (d *Document) Rescore() error {
 		if !ok {
 			want = json.RawMessage(`{}`)
 		}
-		if !ledger.SameJSON(t.State, want) {
+		if !ledger.SameState(t.State, want) {
 			return ledger.Errorf(ledger.EINVALID, "table %d %q: its state %s is not the state after its last hand %s", t.ID, t.Name, shortJSON(t.State), shortJSON(want))
 		}
 	}
@@ -131,7 +133,7 @@ func rescoreVersion(h Hand, s Session, v handVersion, state json.RawMessage) (js
 				return nil, fmt.Errorf("it is void, yet scores %s", playerPointsText(stored))
 			}
 		}
-		if !ledger.SameJSON(v.stateAfter, state) {
+		if !ledger.SameState(v.stateAfter, state) {
 			return nil, fmt.Errorf("it is void, yet the state after it %s is not the state before it %s", shortJSON(v.stateAfter), shortJSON(state))
 		}
 		return state, nil
@@ -144,7 +146,7 @@ func rescoreVersion(h Hand, s Session, v handVersion, state json.RawMessage) (js
 	if !samePlayerPoints(stored, res.Points) {
 		return nil, fmt.Errorf("the stored points %s differ from the re-scored points %s", playerPointsText(stored), playerPointsText(res.Points))
 	}
-	if !ledger.SameJSON(v.stateAfter, res.State) {
+	if !ledger.SameState(v.stateAfter, res.State) {
 		return nil, fmt.Errorf("the stored state after the hand differs from the re-scored state: stored %s, re-scored %s", shortJSON(v.stateAfter), shortJSON(res.State))
 	}
 	return res.State, nil

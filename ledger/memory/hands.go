@@ -68,6 +68,10 @@ func (s *Store) HandSnapshot(_ context.Context, clubID, tableID, sessionID int64
 		}
 		sess, err := d.session(clubID, sessionID)
 		snap.Session, snap.SessionFound = sess, err == nil
+		snap.Names = ledger.Names{}
+		for _, id := range sess.Seating {
+			snap.Names[id] = d.players[id].Name
+		}
 		snap.Claim = d.idempotency[idemKey{clubID, key}]
 		return snap, nil
 	})
@@ -162,7 +166,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 	rev := ledger.Revision{Revision: r.Revision, Facts: r.Facts, Result: r.Result, Void: r.Void, Reason: r.Reason,
 		CausedBy: r.CausedBy, RecordedBy: r.RecordedBy, RecordedAt: t.now}
 	h.revisions = append(slices.Clip(h.revisions), rev)
-	h.Facts, h.Result, h.Revision, h.Void = r.Facts, r.Result, r.Revision, r.Void
+	h.Facts, h.Result, h.Revision, h.Void, h.Reason = r.Facts, r.Result, r.Revision, r.Void, r.Reason
 	put(t, t.d.hands, h.ID, h)
 	for _, p := range r.Diffs {
 		t.addTotal(t.d.tableTotals, h.TableID, p, 0)

@@ -43,6 +43,15 @@ func (s *Store) HandSnapshot(ctx context.Context, clubID, tableID, sessionID int
 		}
 		return sessErr
 	})
+	snap.Names = ledger.Names{}
+	b.Queue(`
+		SELECT p.player_id, p.name FROM session_players sp JOIN players p USING (club_id, player_id)
+		WHERE sp.club_id = $1 AND sp.session_id = $2`, clubID, sessionID).Query(func(rows pgx.Rows) error {
+		var id int64
+		var name string
+		_, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error { snap.Names[id] = name; return nil })
+		return err
+	})
 	if key != "" {
 		b.Queue(`SELECT request_hash, kind, ref_id FROM idempotency_keys WHERE club_id = $1 AND key = $2`, clubID, key).
 			QueryRow(func(row pgx.Row) error { return scanClaim(row, &snap.Claim) })
@@ -200,10 +209,10 @@ func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.P
 const selectHand = `
 	SELECT h.hand_id, h.table_id, h.session_id, h.number, h.game, h.rules,
 	       coalesce(r.facts, h.facts), coalesce(r.result, h.result), coalesce(r.state_after, h.state_after),
-	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false)
+	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, '')
 	FROM hands h
 	LEFT JOIN LATERAL (
-		SELECT facts, result, state_after, revision, void FROM hand_revisions r
+		SELECT facts, result, state_after, revision, void, reason FROM hand_revisions r
 		WHERE r.club_id = h.club_id AND r.hand_id = h.hand_id
 		ORDER BY r.revision DESC LIMIT 1) r ON true`
 
@@ -215,7 +224,7 @@ func scanHand(row pgx.Row) (ledger.Hand, error) {
 	var h ledger.Hand
 	var result []byte
 	err := row.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Game, &h.Rules, &h.Facts, &result, &h.Result.State,
-		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void)
+		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void, &h.Reason)
 	if err != nil {
 		return h, err
 	}

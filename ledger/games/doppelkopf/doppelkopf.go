@@ -261,7 +261,7 @@ func scoreRedeal(res *score.Result, hd hand) {
 	res.Lines = append(res.Lines, score.Line{Label: label, Op: score.OpEq, Value: score.Int(0)})
 	res.Events = append(res.Events, score.Event{
 		Type:    score.EventRedeal,
-		Text:    fmt.Sprintf("%s; Spieler %d gibt noch einmal", label, hd.dealer),
+		Text:    fmt.Sprintf("%s; %s gibt noch einmal", label, score.PlayerRef(hd.dealer)),
 		Players: []int64{hd.dealer},
 	})
 	res.Stats = []score.Stat{{Player: hd.dealer, Key: keyRedeal, Count: 1}}
@@ -301,7 +301,7 @@ func scorePlayed(res *score.Result, st *State, hd hand, rules Rules, seated int)
 	if hd.revoker != nil {
 		res.Events = append(res.Events, score.Event{
 			Type:    score.EventVerworfen,
-			Text:    fmt.Sprintf("Spieler %d hat falsch bedient; seine Partei verliert", *hd.revoker),
+			Text:    score.PlayerRef(*hd.revoker) + " hat falsch bedient; seine Partei verliert",
 			Players: []int64{*hd.revoker},
 		})
 	}
@@ -375,7 +375,7 @@ func plural(n int, one, many string) string {
 }
 
 // title names the hand for a score sheet: "Normalspiel, Re gewinnt
-// 187:53", "Kreuz-Solo von Spieler 3 verloren", "Schmeißen – neu
+// 187:53", "Kreuz-Solo von {{player:3}} verloren", "Schmeißen – neu
 // gegeben". A two-against-two game gives the winner's Augen first; a solo
 // names its soloist; a revoke names the revoker instead of the Augen,
 // which did not decide the hand.
@@ -389,7 +389,7 @@ func title(hd hand) string {
 	w := hd.winner()
 	var t string
 	if hd.solo {
-		t = fmt.Sprintf("%s von Spieler %d", gameTitle(hd), hd.re.players[0])
+		t = gameTitle(hd) + " von " + score.PlayerRef(hd.re.players[0])
 		switch w {
 		case reParty:
 			t += " gewonnen"
@@ -410,7 +410,7 @@ func title(hd hand) string {
 		}
 	}
 	if hd.revoker != nil {
-		t += fmt.Sprintf(", Spieler %d verworfen", *hd.revoker)
+		t += ", " + score.PlayerRef(*hd.revoker) + " verworfen"
 	}
 	return t
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 // State is what the table remembers between hands.
@@ -102,7 +104,7 @@ func (st *State) finish(hd hand, seated []int64) {
 func (st *State) summary() string {
 	parts := []string{}
 	if st.NextDealer != nil {
-		parts = append(parts, fmt.Sprintf("next dealer: player %d", *st.NextDealer))
+		parts = append(parts, "next dealer: "+score.PlayerRef(*st.NextDealer))
 	}
 	if len(st.NextSittingOut) > 0 {
 		parts = append(parts, "sitting out: "+playerList(st.NextSittingOut))
@@ -116,7 +118,7 @@ func (st *State) summary() string {
 		slices.Sort(ids)
 		solos := make([]string, 0, len(ids))
 		for _, id := range ids {
-			solos = append(solos, fmt.Sprintf("player %d: %d", id, st.Solos[id]))
+			solos = append(solos, fmt.Sprintf("%s: %d", score.PlayerRef(id), st.Solos[id]))
 		}
 		parts = append(parts, "solos this session: "+strings.Join(solos, ", "))
 	}
@@ -136,7 +138,7 @@ func bockSummary(left, queued int) string {
 func playerList(ids []int64) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
-		parts[i] = fmt.Sprintf("player %d", id)
+		parts[i] = score.PlayerRef(id)
 	}
 	return strings.Join(parts, ", ")
 }

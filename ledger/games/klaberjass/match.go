@@ -226,5 +226,5 @@ func (g *game) summary(st State) string {
 	if st.Hands == 0 && len(st.LastWinners) > 0 {
 		text = fmt.Sprintf("Partie %d gewonnen von %s; Partie %d beginnt, alle Würfel auf 0", st.Match-1, sideName(st.LastWinners), st.Match)
 	}
-	return text + fmt.Sprintf("; nächster Geber Spieler %d", st.NextDealer)
+	return text + "; nächster Geber " + score.PlayerRef(st.NextDealer)
 }

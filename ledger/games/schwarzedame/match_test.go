@@ -86,8 +86,8 @@ func TestMatchOfThreeHands(t *testing.T) {
 		t.Fatalf("hand 3: events %v, want one match_won", res.Events)
 	}
 	ev := res.Events[0]
-	if ev.Type != "match_won" || !slices.Equal(ev.Players, []int64{nord}) || ev.Text != "Partie 1 gewonnen von Spieler 1" {
-		t.Errorf("hand 3: event %+v, want match_won by [1], \"Partie 1 gewonnen von Spieler 1\"", ev)
+	if ev.Type != "match_won" || !slices.Equal(ev.Players, []int64{nord}) || ev.Text != "Partie 1 gewonnen von {{player:1}}" {
+		t.Errorf("hand 3: event %+v, want match_won by [1], \"Partie 1 gewonnen von {{player:1}}\"", ev)
 	}
 	wantState(t, 3, st, 2, 0, 3, map[int64]int64{}, map[int64]int{nord: 1})
 	if !slices.Equal(st.LastWinners, []int64{nord}) {
@@ -120,7 +120,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 		{Player: west},
 	}})
 	res, st = tb.play(exampleB())
-	if len(res.Events) != 1 || !slices.Equal(res.Events[0].Players, []int64{sued}) || res.Events[0].Text != "Partie 2 gewonnen von Spieler 3" {
+	if len(res.Events) != 1 || !slices.Equal(res.Events[0].Players, []int64{sued}) || res.Events[0].Text != "Partie 2 gewonnen von {{player:3}}" {
 		t.Errorf("match 2: events %+v, want won by S", res.Events)
 	}
 	wantState(t, 6, st, 3, 0, 3, map[int64]int64{}, map[int64]int{nord: 1, sued: 1})
@@ -136,7 +136,7 @@ func TestMatchTieSharesTheWin(t *testing.T) {
 	if ev.Type != "match_won" || !slices.Equal(ev.Players, []int64{nord, sued}) {
 		t.Errorf("event %+v, want match_won shared by [1 3]", ev)
 	}
-	if ev.Text != "Partie 1 gewonnen von Spieler 1 und Spieler 3" {
+	if ev.Text != "Partie 1 gewonnen von {{player:1}} und {{player:3}}" {
 		t.Errorf("event text %q", ev.Text)
 	}
 	wantState(t, 1, st, 2, 0, 1, map[int64]int64{}, map[int64]int{nord: 1, sued: 1})

@@ -191,7 +191,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		}
 		res.Events = append(res.Events, score.Event{
 			Type:    score.EventMatchWon,
-			Text:    fmt.Sprintf("Partie %d gewonnen von %s", st.Match, joinIDs(winners)),
+			Text:    fmt.Sprintf("Partie %d gewonnen von %s", st.Match, score.PlayerList(winners)),
 			Players: winners,
 		})
 		st.LastWinners = winners
@@ -291,7 +291,7 @@ func validate(f Facts, seated []int64) error {
 func title(f Facts, pts map[int64]int64) string {
 	for _, p := range f.Players {
 		if p.Tricks == tricksPerHand {
-			return fmt.Sprintf("Spieler %d macht alle Stiche, alle 0", p.Player)
+			return score.PlayerRef(p.Player) + " macht alle Stiche, alle 0"
 		}
 	}
 	best, worst := extremes(pts)
@@ -303,7 +303,7 @@ func title(f Facts, pts map[int64]int64) string {
 	}
 	for _, p := range f.Players {
 		if p.PikDame {
-			return t + fmt.Sprintf(", Spieler %d hat die Pik-Dame", p.Player)
+			return t + ", " + score.PlayerRef(p.Player) + " hat die Pik-Dame"
 		}
 	}
 	if pts[worst[0]] < 0 {
@@ -334,16 +334,13 @@ func extremes(pts map[int64]int64) (best, worst []int64) {
 	return best, worst
 }
 
-// ranked is "Spieler 1 gewinnt" or "Spieler 1 und 3 gewinnen".
+// ranked is "Anna gewinnt" or "Anna und Clara gewinnen", with player
+// references for the names.
 func ranked(ids []int64, one, many string) string {
 	if len(ids) == 1 {
-		return fmt.Sprintf("Spieler %d %s", ids[0], one)
+		return score.PlayerRef(ids[0]) + " " + one
 	}
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprint(id)
-	}
-	return fmt.Sprintf("Spieler %s und %s %s", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1], many)
+	return score.PlayerList(ids) + " " + many
 }
 
 func tricksLabel(n int) string {
@@ -430,12 +427,4 @@ func bestBalance(balance map[int64]int64) []int64 {
 	}
 	slices.Sort(best)
 	return best
-}
-
-func joinIDs(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprintf("Spieler %d", id)
-	}
-	return strings.Join(parts, " und ")
 }

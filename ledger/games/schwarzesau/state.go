@@ -125,7 +125,7 @@ func (st *State) settle(r Rules, h score.Hand, handPlayers []int64) (score.Event
 func (p *Payout) text(base int64) string {
 	names := make([]string, len(p.Payers))
 	for i, id := range p.Payers {
-		names[i] = fmt.Sprintf("Spieler %d (%s Minuspunkte)", id, formatPoints(p.Tallies[id]))
+		names[i] = fmt.Sprintf("%s (%s Minuspunkte)", score.PlayerRef(id), formatPoints(p.Tallies[id]))
 	}
 	verb, pays := "überschreitet", "zahlt"
 	if len(p.Payers) > 1 {
@@ -133,10 +133,10 @@ func (p *Payout) text(base int64) string {
 	}
 	to := "in die Kasse"
 	if p.Target == TargetPlayers {
-		to = "an " + joinGerman(playerNames(p.Recipients)) + " (geteilt)"
+		to = "an " + score.PlayerList(p.Recipients) + " (geteilt)"
 	}
 	return fmt.Sprintf("%s %s die Grenze %d (%d + %d.) und %s %s %s. Alle Stände beginnen wieder bei 0.",
-		joinGerman(names), verb, p.Limit, base, p.Date.Day, pays, formatCents(p.Cents), to)
+		score.JoinGerman(names), verb, p.Limit, base, p.Date.Day, pays, formatCents(p.Cents), to)
 }
 
 // finish sets the limit of the hand's date, each player's distance to it
@@ -153,7 +153,7 @@ func (st *State) finish(r Rules, h score.Hand) {
 	}
 	parts := make([]string, 0, len(ids))
 	for _, id := range orderPlayers(ids, h.Seated) {
-		parts = append(parts, fmt.Sprintf("Spieler %d %s (noch %s)", id, formatPoints(st.Tallies[id]), formatPoints(st.ToLimit[id])))
+		parts = append(parts, fmt.Sprintf("%s %s (noch %s)", score.PlayerRef(id), formatPoints(st.Tallies[id]), formatPoints(st.ToLimit[id])))
 	}
 	games := "Spiele"
 	if st.Hands == 1 {
@@ -190,22 +190,6 @@ func without(ids, drop []int64) []int64 {
 		}
 	}
 	return out
-}
-
-func playerNames(ids []int64) []string {
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = fmt.Sprintf("Spieler %d", id)
-	}
-	return names
-}
-
-// joinGerman joins "a", "a und b", "a, b und c".
-func joinGerman(parts []string) string {
-	if len(parts) <= 1 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " und " + parts[len(parts)-1]
 }
 
 // formatPoints writes whole points and halves the German way: "23", "22,5".
