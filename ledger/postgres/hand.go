@@ -233,7 +233,21 @@ func scanHand(row pgx.Row) (ledger.Hand, error) {
 		return h, fmt.Errorf("hand %d: %w", h.ID, err)
 	}
 	h.Result.State = state
+	if h.Result.Dealer == 0 {
+		h.Result.Dealer = legacyDealer(h.Facts)
+	}
 	return h, nil
+}
+
+// legacyDealer reads the dealer of a hand stored before results named it
+// (engines have filled Result.Dealer since): from the facts, where the
+// client gave one; 0 where the server chose.
+func legacyDealer(facts json.RawMessage) int64 {
+	var f struct {
+		Dealer int64 `json:"dealer"`
+	}
+	_ = json.Unmarshal(facts, &f)
+	return f.Dealer
 }
 
 // encodeResult is the part of a result kept in a result column; the state
