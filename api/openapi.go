@@ -71,24 +71,34 @@ func parseSpec() (*openapi3.T, routers.Router, error) {
 // handler sees it. A route the contract does not know is left to echo (404
 // or 405); a request that breaks the contract is refused naming the field.
 func validateRequests(router routers.Router) echo.MiddlewareFunc {
-	opts := &openapi3filter.Options{
-		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
-		SkipSettingDefaults: true,
-	}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			req := c.Request()
-			route, params, err := router.FindRoute(req)
-			if err != nil {
-				return next(c)
-			}
-			in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
-			if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
-				return contractError(err)
+			if err := CheckRequest(router, c.Request()); err != nil {
+				return err
 			}
 			return next(c)
 		}
 	}
+}
+
+var requestOptions = &openapi3filter.Options{
+	AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
+	SkipSettingDefaults: true,
+}
+
+// CheckRequest checks a request against the contract as the API does before
+// any handler runs: nil when the contract accepts it or knows no route for
+// it, else the problem naming the field. The body is read and put back.
+func CheckRequest(router routers.Router, req *http.Request) error {
+	route, params, err := router.FindRoute(req)
+	if err != nil {
+		return nil
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: requestOptions}
+	if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
+		return contractError(err)
+	}
+	return nil
 }
 
 // contractError turns a contract violation into a problem naming the field.
