@@ -157,6 +157,10 @@ type Idempotency struct {
 	Hash []byte
 }
 
+// MaxIdempotencyKeyLen bounds an Idempotency-Key, in bytes: the keys are a
+// primary key's text, whose index entries PostgreSQL limits.
+const MaxIdempotencyKeyLen = 200
+
 // Actor is who makes a request: the club and the API key.
 type Actor struct {
 	ClubID int64
