@@ -155,6 +155,9 @@ type Standing struct {
 type Idempotency struct {
 	Key  string
 	Hash []byte
+	// Field names where the key came from in a refusal; "" is the
+	// Idempotency-Key header.
+	Field string
 }
 
 // MaxIdempotencyKeyLen bounds an Idempotency-Key, in bytes: the keys are a

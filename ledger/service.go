@@ -56,7 +56,11 @@ func claim(ctx context.Context, tx IdempotencyTx, idem *Idempotency, kind Kind) 
 		return 0, nil
 	}
 	if idem.Key == "" || len(idem.Key) > MaxIdempotencyKeyLen {
-		return 0, Invalid("Idempotency-Key", "must be 1 to %d characters, got %d", MaxIdempotencyKeyLen, len(idem.Key))
+		field := idem.Field
+		if field == "" {
+			field = "Idempotency-Key"
+		}
+		return 0, Invalid(field, "must be 1 to %d characters, got %d", MaxIdempotencyKeyLen, len(idem.Key))
 	}
 	c, err := tx.Claim(ctx, idem.Key)
 	if err != nil || !c.Found {
