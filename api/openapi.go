@@ -27,11 +27,28 @@ import (
 var spec []byte
 
 // The reports are documents, not data: their bodies are checked as text.
+// The formats the contract uses are checked as the ledger reads them:
+// kin-openapi checks neither uuid nor a date's calendar and range.
 func init() {
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.FileBodyDecoder)
+	openapi3.DefineStringFormatValidator("date", openapi3.NewCallbackValidator(checkDate))
+	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(uuidPattern))
 }
+
+// checkDate is format date: a calendar date from ledger.MinDate to
+// ledger.MaxDate, as the ledger and PostgreSQL's date take it.
+func checkDate(s string) error {
+	if _, err := ledger.ParseDate("", s); err != nil {
+		return errors.New(ledger.AsError(err).Rule)
+	}
+	return nil
+}
+
+// uuidPattern is format uuid: RFC 9562's 8-4-4-4-12 hex digits, any
+// version, either case (a hand's client-chosen id).
+const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 
 // Spec returns the API contract (openapi.yaml) as served by this build.
 func Spec() []byte { return spec }
