@@ -80,7 +80,7 @@ func handIdempotency(item batchItem) *ledger.Idempotency {
 		Number    int             `json:"number"`
 		Facts     json.RawMessage `json:"facts"`
 	}{item.SessionID, item.Number, canonicalJSON(item.Facts)})
-	return &ledger.Idempotency{Key: "hand:" + item.ID, Hash: hashBytes(raw)}
+	return &ledger.Idempotency{Key: "hand:" + item.ID, Hash: hashBytes(raw), Field: "id"}
 }
 
 // canonicalJSON re-encodes a JSON value so that spelling (whitespace, key

@@ -122,6 +122,9 @@ func (c *Correction) Validate() error {
 	if c.Revision < 1 {
 		return RevisionRequired()
 	}
+	if err := CheckHandNumber("number", c.Number); err != nil {
+		return err
+	}
 	c.Reason = strings.TrimSpace(c.Reason)
 	if err := CheckName("reason", c.Reason, MaxReasonLen); err != nil {
 		return err

@@ -35,11 +35,18 @@ func ResolveRules(game, preset string, options json.RawMessage) (json.RawMessage
 	return rules, nil
 }
 
-// ParseDate checks a YYYY-MM-DD date.
+// The dates the ledger keeps: every evening a club can have played or
+// plan, and nothing PostgreSQL's date or Go's YYYY-MM-DD cannot hold.
+const (
+	MinDate = "1900-01-01"
+	MaxDate = "9999-12-31"
+)
+
+// ParseDate checks a YYYY-MM-DD date from MinDate to MaxDate.
 func ParseDate(field, s string) (score.Date, error) {
 	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		return score.Date{}, Invalid(field, "must be a date YYYY-MM-DD, got %q", s)
+	if err != nil || s < MinDate || s > MaxDate { // YYYY-MM-DD compare as text
+		return score.Date{}, Invalid(field, "must be a date YYYY-MM-DD from %s to %s, got %q", MinDate, MaxDate, s)
 	}
 	return score.Date{Year: t.Year(), Month: int(t.Month()), Day: t.Day()}, nil
 }
@@ -94,10 +101,16 @@ func Preview(game, preset string, options json.RawMessage, seated []int64, date 
 	return res, rules, err
 }
 
-// CheckSeating refuses an empty seating or a player seated twice.
+// How many players a session seats.
+const (
+	MinSeated = 2
+	MaxSeated = 8
+)
+
+// CheckSeating refuses too few or too many players or a player seated twice.
 func CheckSeating(field string, seating []int64) error {
-	if len(seating) < 2 || len(seating) > 8 {
-		return Invalid(field, "a table seats 2 to 8 players, got %d", len(seating))
+	if len(seating) < MinSeated || len(seating) > MaxSeated {
+		return Invalid(field, "a table seats %d to %d players, got %d", MinSeated, MaxSeated, len(seating))
 	}
 	for i, id := range seating {
 		if slices.Contains(seating[:i], id) {
@@ -168,8 +181,17 @@ func (nh NewHand) Validate() error {
 	if nh.SessionID < 1 {
 		return Invalid("session_id", "must name the session, a positive id")
 	}
-	if nh.Number < 1 {
-		return Invalid("number", "must be the hand's number, from 1")
+	return CheckHandNumber("number", nh.Number)
+}
+
+// MaxHandNumber is the last number a table's hand can have (the number
+// columns are PostgreSQL integers).
+const MaxHandNumber = 1<<31 - 1
+
+// CheckHandNumber refuses a hand number outside 1..MaxHandNumber.
+func CheckHandNumber(field string, n int) error {
+	if n < 1 || n > MaxHandNumber {
+		return Invalid(field, "must be a hand's number, from 1 to %d, got %d", MaxHandNumber, n)
 	}
 	return nil
 }
@@ -275,6 +297,9 @@ func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (
 
 // ListHands returns a table's hands in order, those numbered after p.After.
 func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page) ([]Hand, error) {
+	if p.After < 0 || p.After > MaxHandNumber {
+		return nil, Invalid("after", "must be a hand's number, from 0 to %d, got %d", MaxHandNumber, p.After)
+	}
 	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
 		return nil, err
 	}

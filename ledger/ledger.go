@@ -162,7 +162,14 @@ type Standing struct {
 type Idempotency struct {
 	Key  string
 	Hash []byte
+	// Field names where the key came from in a refusal; "" is the
+	// Idempotency-Key header.
+	Field string
 }
+
+// MaxIdempotencyKeyLen bounds an Idempotency-Key, in bytes: the keys are a
+// primary key's text, whose index entries PostgreSQL limits.
+const MaxIdempotencyKeyLen = 200
 
 // Actor is who makes a request: the club and the API key.
 type Actor struct {

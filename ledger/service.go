@@ -55,6 +55,13 @@ func claim(ctx context.Context, tx IdempotencyTx, idem *Idempotency, kind Kind) 
 	if idem == nil {
 		return 0, nil
 	}
+	if idem.Key == "" || len(idem.Key) > MaxIdempotencyKeyLen {
+		field := idem.Field
+		if field == "" {
+			field = "Idempotency-Key"
+		}
+		return 0, Invalid(field, "must be 1 to %d characters, got %d", MaxIdempotencyKeyLen, len(idem.Key))
+	}
 	c, err := tx.Claim(ctx, idem.Key)
 	if err != nil {
 		return 0, err
