@@ -166,7 +166,7 @@ func (t *tx) RecordChange(_ context.Context, nc ledger.NewChange) error {
 		return err
 	}
 	ch := ledger.Change{Seq: c.changeSeq, Kind: nc.Kind, TableID: nc.TableID, SessionID: nc.SessionID, Number: nc.Number, Data: data, CreatedAt: t.now}
-	put(t, t.d.changes, t.club, append(slices.Clip(t.d.changes[t.club]), ch))
+	appendTo(t, t.d.changes, t.club, ch)
 	return nil
 }
 
