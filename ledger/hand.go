@@ -217,6 +217,9 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if err != nil {
 			return err
 		}
+		if err := tournamentHand(ctx, tx, t, sess, res); err != nil {
+			return err
+		}
 		h, err = tx.AppendHand(ctx, HandRecord{
 			Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
 			Stats: StatsOf(res), Idempotency: idem,
