@@ -48,7 +48,9 @@ const (
 	KindRound      Kind = "tournament_round"
 )
 
-// Tournament is a tournament evening: its tables and its rounds.
+// Tournament is a tournament evening: its tables and its rounds. Its rules
+// and their TSR paragraphs are stated in the doppelkopf package
+// documentation ("Tournament play").
 type Tournament struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
