@@ -14,6 +14,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/memory"
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 // tourney is an in-memory club with eight players (A Anna … H Hanna),
@@ -519,3 +520,45 @@ func TestTournamentIsIdempotent(t *testing.T) {
 
 // A store with only the tournament's ports: the memory store implements them.
 var _ ledger.TournamentStore = memory.New()
+
+// TestSpiellisteChecks: a Spielliste counts only games (not a redeal or a
+// voided hand), marks the positions with plus points only, and its checks
+// of TSR 7.3.3 fail where the points do not sum to 0 or the totals are not
+// all even or all odd (a fraction is neither).
+func TestSpiellisteChecks(t *testing.T) {
+	seating := []int64{1, 2, 3, 4}
+	pts := func(ps ...score.Points) []score.PlayerPoints {
+		var out []score.PlayerPoints
+		for i, p := range ps {
+			out = append(out, score.PlayerPoints{Player: seating[i], Points: p})
+		}
+		return out
+	}
+	i, z := score.Int, score.Int(0)
+	hands := []ledger.Hand{
+		{Number: 1, Result: score.Result{Dealer: 1, Players: seating, Points: pts(i(1), i(-1), i(1), i(-1))}},
+		{Number: 2, Result: score.Result{Dealer: 2, Players: seating, Points: pts(z, z, z, z), Stats: []score.Stat{{Player: 2, Key: "redeal", Count: 1}}}},
+		{Number: 3, Void: true, Result: score.Result{Dealer: 2, Players: seating, Points: pts(z, z, z, z)}},
+		{Number: 4, Result: score.Result{Dealer: 2, Players: seating, Points: pts(i(3), i(-1), i(-1), i(-2))}},
+		{Number: 5, Result: score.Result{Dealer: 3, Players: []int64{1, 2}, Points: pts(score.Frac(1, 2), score.Frac(-1, 2), z, z)}},
+	}
+	in := ledger.SettleInput{Session: ledger.Session{ID: 9, TableID: 5, Seating: seating}, Table: ledger.Table{ID: 5, Name: "Tisch 1"}, Hands: hands}
+	l := ledger.BuildSpielliste(ledger.Tournament{ID: 1, HandsPerRound: 24}, ledger.TournamentTable{Table: 5, Name: "Tisch 1"}, ledger.Round{Number: 1}, in)
+	want := []string{
+		"hand 1 game 1 normal v1 plus [1 3] zero true even/odd true",
+		"hand 2 game 0 redeal v0 plus [] zero true even/odd true",
+		"hand 3 game 0 void v0 plus [] zero true even/odd true",
+		"hand 4 game 2 normal v1 plus [1] zero false even/odd false",  // 4 -2 0 -3
+		"hand 5 game 3 normal v1/2 plus [1] zero true even/odd false", // 9/2 -5/2 0 -3
+	}
+	var got []string
+	for _, r := range l.Rows {
+		got = append(got, fmt.Sprintf("hand %d game %d %s v%s plus %v zero %v even/odd %v", r.Hand, r.Game, r.Kind, r.Value, r.Plus, r.SumZero, r.EvenOdd))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Spielliste:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if l.Status.Games != 0 || l.Status.GamesLeft != 24 {
+		t.Errorf("status %+v: no engine state, so no game counted yet", l.Status)
+	}
+}

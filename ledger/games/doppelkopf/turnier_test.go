@@ -3,6 +3,7 @@ package doppelkopf
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -82,6 +83,9 @@ func TestTurnierSpielrunde(t *testing.T) {
 	// 3. Dealer 2 again, player 1's Pflichtsolo; dealer 2 deals once more.
 	res = tt.play(`{"game": "farbsolo", "suit": "kreuz", "solo_kind": "pflicht", "re": {"players": [1], "augen": 100}}`)
 	wantDealer(t, 3, res, 2, 2)
+	if got := statsOf(res, turnierKeys...); !slices.Equal(got, []string{"1:aufspiel", "1:pflichtsolo"}) {
+		t.Errorf("hand 3 stats %v, want 1 leading his Pflichtsolo, not 3 (the dealer's left)", got)
+	}
 	// 4. Dealer 2, player 1's Lustsolo: the dealer's left (3) leads (TSR
 	// 4.3.1), and the deal moves on.
 	res = tt.play(`{"game": "bubensolo", "solo_kind": "lust", "re": {"players": [1], "augen": 150}}`)
@@ -147,20 +151,24 @@ func TestTurnierRefusals(t *testing.T) {
 		seated  []int64
 		facts   string
 		field   string
+		rule    string // a part of the rule
 	}{
-		{"no tournament play", `{}`, nil, solo, "facts.solo_kind"},
-		{"vorgeführt without tournament play", `{}`, nil, `{"game": "damensolo", "vorgefuehrt": true, "re": {"players": [3], "augen": 130}}`, "facts.vorgefuehrt"},
-		{"five seated", turnierOptions, []int64{1, 2, 3, 4, 5}, solo, "seated"},
-		{"unknown kind", turnierOptions, nil, `{"game": "damensolo", "solo_kind": "pflichtig", "re": {"players": [3], "augen": 130}}`, "facts.solo_kind"},
-		{"a normal game", turnierOptions, nil, `{"game": "normal", "solo_kind": "lust", "re": {"players": [1, 3], "augen": 130}}`, "facts.solo_kind"},
-		{"a stille Hochzeit (TSR 4.4.5)", turnierOptions, nil, `{"game": "stille_hochzeit", "solo_kind": "pflicht", "re": {"players": [3], "augen": 130}}`, "facts.solo_kind"},
-		{"a Hochzeit without partner (TSR 4.4.3 b)", turnierOptions, nil, `{"game": "hochzeit", "solo_kind": "pflicht", "re": {"players": [3], "augen": 130}}`, "facts.solo_kind"},
-		{"a Lustsolo vorgeführt", turnierOptions, nil, `{"game": "damensolo", "solo_kind": "lust", "vorgefuehrt": true, "re": {"players": [3], "augen": 130}}`, "facts.vorgefuehrt"},
+		{"no tournament play", `{}`, nil, solo, "facts.solo_kind", "option turnier"},
+		{"vorgeführt without tournament play", `{}`, nil, `{"game": "damensolo", "vorgefuehrt": true, "re": {"players": [3], "augen": 130}}`, "facts.vorgefuehrt", "option turnier"},
+		{"five seated", turnierOptions, []int64{1, 2, 3, 4, 5}, solo, "seated", "8.3.1"},
+		{"unknown kind", turnierOptions, nil, `{"game": "damensolo", "solo_kind": "pflichtig", "re": {"players": [3], "augen": 130}}`, "facts.solo_kind", "pflicht"},
+		{"a normal game", turnierOptions, nil, `{"game": "normal", "solo_kind": "lust", "re": {"players": [1, 3], "augen": 130}}`, "facts.solo_kind", "only an announced solo"},
+		{"a stille Hochzeit (TSR 4.4.5)", turnierOptions, nil, `{"game": "stille_hochzeit", "solo_kind": "pflicht", "re": {"players": [3], "augen": 130}}`, "facts.solo_kind", "4.4.5"},
+		{"a Hochzeit without partner (TSR 4.4.3 b)", turnierOptions, nil, `{"game": "hochzeit", "solo_kind": "pflicht", "re": {"players": [3], "augen": 130}}`, "facts.solo_kind", "4.4.3 b"},
+		{"a Lustsolo vorgeführt", turnierOptions, nil, `{"game": "damensolo", "solo_kind": "lust", "vorgefuehrt": true, "re": {"players": [3], "augen": 130}}`, "facts.vorgefuehrt", "only a Pflichtsolo"},
 	}
 	for _, c := range cases {
 		th := testHand{preset: "ddv", options: c.options, seated: c.seated, session: 1, facts: c.facts}
 		_, err := th.score(t)
 		wantViolation(t, err, c.field)
+		if err == nil || !strings.Contains(err.Error(), c.rule) {
+			t.Errorf("%s: %v, want the rule to say %q", c.name, err, c.rule)
+		}
 	}
 }
 
