@@ -227,7 +227,7 @@ func CheckSeatings(tr Tournament, seatings []RoundSeating) error {
 			return Invalid(field+".table", "Tisch %d gehört nicht zum Turnier „%s“", st.Table, tr.Name)
 		}
 		if slices.ContainsFunc(seatings[:i], func(o RoundSeating) bool { return o.Table == st.Table }) {
-			return Invalid(field+".table", "Tisch %d hat zwei Sitzordnungen", st.Table)
+			return Invalid(field+".table", "%s hat zwei Sitzordnungen", tableName(tr, st.Table))
 		}
 		if len(st.Players) != TournamentTableSeats {
 			return Invalid(field+".players", "an einem Turniertisch sitzen vier Spieler (TSR 8.3.1), nicht %d", len(st.Players))
@@ -240,6 +240,16 @@ func CheckSeatings(tr Tournament, seatings []RoundSeating) error {
 		}
 	}
 	return nil
+}
+
+// tableName is the name of a table of the tournament.
+func tableName(tr Tournament, id int64) string {
+	for _, t := range tr.Tables {
+		if t.Table == id && t.Name != "" {
+			return t.Name
+		}
+	}
+	return fmt.Sprintf("Tisch %d", id)
 }
 
 // roundAt is one table in a round: what the tournament fixes and where

@@ -155,7 +155,8 @@ func finishRound(ctx context.Context, tx Tx, a Actor, tr Tournament, r Round) er
 func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSeating) (Round, error) {
 	round := Round{Number: len(tr.Rounds) + 1}
 	for _, st := range seatings {
-		if _, err := tx.LockTable(ctx, st.Table); err != nil {
+		t, err := tx.LockTable(ctx, st.Table)
+		if err != nil {
 			return round, err
 		}
 		open, err := tx.OpenSessionOf(ctx, st.Table)
@@ -163,7 +164,7 @@ func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSea
 			return round, err
 		}
 		if open != 0 {
-			return round, &Error{Code: ECONFLICT, Message: fmt.Sprintf("Tisch %d hat noch die offene Sitzung %d; schließe sie zuerst", st.Table, open),
+			return round, &Error{Code: ECONFLICT, Message: fmt.Sprintf("%s hat noch die offene Sitzung %d; schließe sie zuerst", t.Name, open),
 				Extra: map[string]any{"open_session": open}}
 		}
 		sess, err := tx.InsertSession(ctx, st.Table, tr.Date, st.Players)
