@@ -74,6 +74,21 @@ func TestAuthorizationMatrix(t *testing.T) {
 	p := ev.players
 	table, session, hands := fmt.Sprintf("/v1/tables/%d", ev.table), fmt.Sprintf("/v1/sessions/%d", ev.session), ev.hands()
 
+	// A tournament with its first round open at a table of its own.
+	turnierTable := func() int64 {
+		tb := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": unique("Turniertisch"), "game": "doppelkopf", "preset": "ddv",
+			"options": map[string]any{"turnier": true}})
+		return int64(tb["id"].(float64))
+	}
+	newTournament := func() (int64, int64) {
+		tb := turnierTable()
+		tr := e.must(201, "POST", "/v1/tournaments", e.admin, map[string]any{"name": unique("Turnier"), "date": "2026-11-19", "tables": []int64{tb}})
+		return int64(tr["id"].(float64)), tb
+	}
+	trID, trTable := newTournament()
+	tournament := fmt.Sprintf("/v1/tournaments/%d", trID)
+	e.must(201, "POST", tournament+"/rounds", e.admin, map[string]any{"seatings": []map[string]any{{"table": trTable, "players": p}}})
+
 	matrix := map[string]route{
 		"GET /healthz":                            {"", 200, false, fixed("/healthz", nil)},
 		"GET /readyz":                             {"", 200, false, fixed("/readyz", nil)},
@@ -136,6 +151,18 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /v1/games/klaberjass/score": {"reader", 200, false, score("klaberjass", map[string]any{
 			"players": p, "dealer": p[3], "trump_player": p[0], "trump_suit": "herz",
 			"card_points": []map[string]any{{"player": p[0], "points": 92}, {"player": p[1], "points": 60}}, "last_trick": p[2]})},
+		"GET /v1/tournaments": {"reader", 200, false, fixed("/v1/tournaments", nil)},
+		"POST /v1/tournaments": {"scorer", 201, true, func() (string, any) {
+			return "/v1/tournaments", map[string]any{"name": unique("Turnier"), "tables": []int64{trTable}}
+		}},
+		"GET /v1/tournaments/{tournamentID}": {"reader", 200, true, fixed(tournament, nil)},
+		"POST /v1/tournaments/{tournamentID}/rounds": {"scorer", 201, true, func() (string, any) {
+			id, tb := newTournament()
+			return fmt.Sprintf("/v1/tournaments/%d/rounds", id), map[string]any{"seatings": []map[string]any{{"table": tb, "players": p}}}
+		}},
+		"POST /v1/tournaments/{tournamentID}/rounds/{round}/time-up": {"scorer", 200, true, fixed(tournament+"/rounds/1/time-up", nil)},
+		"GET /v1/tournaments/{tournamentID}/ranking":                 {"reader", 200, true, fixed(tournament+"/ranking", nil)},
+		"GET /v1/tournaments/{tournamentID}/spielliste":              {"reader", 200, true, fixed(fmt.Sprintf("%s/spielliste?table=%d", tournament, trTable), nil)},
 	}
 
 	// Corrections name the revision they correct; event streams are

@@ -21,6 +21,8 @@ type contractFixture struct {
 	transfer int64
 	keyID    int64 // a reader key the key operations revoke and rotate
 	n        int
+	// tournament has one round open at its table turnier.
+	tournament, turnier int64
 }
 
 func newContractFixture(e *env) *contractFixture {
@@ -38,7 +40,27 @@ func newContractFixture(e *env) *contractFixture {
 	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", fx.now.table), e.admin, map[string]any{"date": "2026-11-20", "seating": fx.players})
 	fx.now.session = int64(s["id"].(float64))
 	e.must(201, "POST", fx.now.hands(), e.admin, fx.now.hand(1))
+	fx.tournament, fx.turnier = fx.newTournament(true)
 	return fx
+}
+
+// newTournament creates a tournament at a new tournament table, its first
+// round open when open is set.
+func (fx *contractFixture) newTournament(open bool) (tournament, table int64) {
+	tbl := fx.e.must(201, "POST", "/v1/tables", fx.key, map[string]any{"name": fx.unique("Turniertisch"), "game": "doppelkopf",
+		"preset": "ddv", "options": map[string]any{"turnier": true}})
+	table = int64(tbl["id"].(float64))
+	tr := fx.e.must(201, "POST", "/v1/tournaments", fx.key, map[string]any{"name": fx.unique("Turnier"), "tables": []int64{table}})
+	tournament = int64(tr["id"].(float64))
+	if open {
+		fx.e.must(201, "POST", fmt.Sprintf("/v1/tournaments/%d/rounds", tournament), fx.key, fx.seating(table))
+	}
+	return tournament, table
+}
+
+// seating is a round's seating of the fixture's players at table.
+func (fx *contractFixture) seating(table int64) map[string]any {
+	return map[string]any{"seatings": []map[string]any{{"table": table, "players": fx.players}}}
 }
 
 // request is the operation's example: the fixture's ids in the path, and
@@ -49,6 +71,7 @@ func (fx *contractFixture) request(t *testing.T, op specOp, variant int) request
 	r := request{query: url.Values{}, header: map[string]string{}, path: map[string]string{
 		"tableID": id(fx.now.table), "sessionID": id(fx.old.session), "number": "1", "keyID": id(fx.keyID),
 		"transferID": id(fx.transfer), "playerID": id(p[0]), "otherID": id(p[1]),
+		"tournamentID": id(fx.tournament), "round": "1",
 	}}
 	for _, param := range op.params {
 		if _, ok := r.path[param.Name]; param.In == "path" && !ok {
@@ -65,6 +88,9 @@ func (fx *contractFixture) request(t *testing.T, op specOp, variant int) request
 	}
 	for name, v := range ex.header {
 		r.header[name] = v
+	}
+	for name, v := range ex.query {
+		r.query[name] = v
 	}
 	body := ex.body
 	if variant > 0 {
@@ -99,6 +125,7 @@ func (fx *contractFixture) variants(op specOp) int {
 // own (a Wilde Sauerei's per_player and a bid's contract).
 type example struct {
 	path, header map[string]string
+	query        url.Values
 	body         any
 	more         []any
 }
@@ -143,6 +170,22 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 		h := fx.e.must(200, "GET", fx.now.hands()+"/1", fx.key, nil)
 		return example{header: map[string]string{"If-Match": fmt.Sprintf("%q", fmt.Sprint(h["revision"]))},
 			body: map[string]any{"facts": fx.now.hand(1)["facts"], "void": false, "reason": "nachgezählt"}}
+	},
+	"createTournament": func(fx *contractFixture) example {
+		tbl := fx.e.must(201, "POST", "/v1/tables", fx.key, map[string]any{"name": fx.unique("Turniertisch"), "game": "doppelkopf",
+			"preset": "ddv", "options": map[string]any{"turnier": true}})
+		return example{body: map[string]any{"name": fx.unique("Turnier"), "date": "2026-11-20", "hands_per_round": 24, "tables": []any{tbl["id"]}}}
+	},
+	"openTournamentRound": func(fx *contractFixture) example {
+		tr, table := fx.newTournament(false)
+		return example{path: map[string]string{"tournamentID": id(tr)}, body: fx.seating(table)}
+	},
+	"getSpielliste": func(fx *contractFixture) example {
+		return example{query: url.Values{"table": {id(fx.turnier)}}}
+	},
+	"tournamentRoundTimeUp": func(fx *contractFixture) example {
+		tr, _ := fx.newTournament(true)
+		return example{path: map[string]string{"tournamentID": id(tr)}}
 	},
 	"bookKitty": func(fx *contractFixture) example {
 		return example{body: map[string]any{"cents": -8000, "note": "Grillabend"}}

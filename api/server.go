@@ -143,6 +143,7 @@ func (s *Server) routes() {
 	v1.GET("/stats/players/:playerID/versus/:otherID", s.headToHead, read)
 	v1.GET("/stats/leaderboard", s.leaderboard, read)
 	v1.GET("/stats/series", s.pointsSeries, read)
+	s.tournamentRoutes(v1, read, score)
 	v1.GET("/games", s.listGames, read)
 	for _, game := range games.Names() {
 		v1.POST("/games/"+game+"/score", s.scoreHand(game), read)

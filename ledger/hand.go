@@ -234,6 +234,9 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if err != nil {
 			return Hand{}, false, err
 		}
+		if err := s.tournamentHand(ctx, a.ClubID, snap, rec.Result); err != nil {
+			return Hand{}, false, err
+		}
 		h, err := s.Hands.AppendHand(ctx, a.ClubID, rec)
 		if !errors.Is(err, ErrStale) {
 			return snap.Names.Hand(h), false, err

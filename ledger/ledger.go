@@ -5,6 +5,11 @@
 // and never decide. It knows the games through their registry and never
 // imports a database or HTTP library; adapters live in subpackages
 // (postgres, memory) and in api. DESIGN.md beside this file says why.
+//
+// Tournament evenings (tournament.go) are Doppelkopf as DDV clubs play it:
+// rounds of a fixed number of games at several tables, the Pflichtsolo
+// owed per round and its Vorführung, the Spielliste and the ranking, by
+// the TSR paragraphs the doppelkopf package documentation quotes.
 package ledger
 
 import (

@@ -159,6 +159,7 @@ type Tx interface {
 	HandTx
 	MoneyTx
 	StatsTx
+	TournamentTx
 	// RecordChange appends a change to the club's feed. The club's counter
 	// stays locked until the commit, so a flow records its change last.
 	RecordChange(ctx context.Context, c NewChange) error

@@ -15,8 +15,10 @@ type Ports struct {
 	Money   MoneyStore
 	Feed    FeedStore
 	Stats   StatsStore
-	Health  Pinger
-	Writer  Transactor
+	// Tournaments holds the tournament evenings (tournament.go).
+	Tournaments TournamentStore
+	Health      Pinger
+	Writer      Transactor
 }
 
 // Service is the ledger's use-cases: the write flows (record a hand,

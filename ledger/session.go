@@ -76,10 +76,14 @@ func (s *Service) CloseSession(ctx context.Context, a Actor, id int64) (Session,
 		if sess, err = tx.Session(ctx, id); err != nil {
 			return err
 		}
-		if _, err := tx.LockTable(ctx, sess.TableID); err != nil {
+		t, err := tx.LockTable(ctx, sess.TableID)
+		if err != nil {
 			return err
 		}
 		if sess, err = tx.Session(ctx, id); err != nil || !sess.Open() {
+			return err
+		}
+		if err := tournamentClose(ctx, tx, t, sess); err != nil {
 			return err
 		}
 		if sess, err = tx.CloseSession(ctx, id); err != nil {

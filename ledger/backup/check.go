@@ -32,7 +32,7 @@ func (d *Document) Check() error {
 	// Each section is checked after the ones it refers to.
 	for _, section := range []func() error{
 		c.checkKeys, c.checkPlayers, c.checkTables, c.checkSessions, c.checkHands,
-		c.checkSettlements, c.checkTransfers, c.checkKittyBookings, c.checkChanges,
+		c.checkSettlements, c.checkTransfers, c.checkKittyBookings, c.checkChanges, c.checkTournaments,
 	} {
 		if err := section(); err != nil {
 			return err

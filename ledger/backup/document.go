@@ -50,6 +50,9 @@ type Document struct {
 	Transfers     []Transfer     `json:"transfers"`
 	KittyBookings []KittyBooking `json:"kitty_bookings"`
 	Changes       []Change       `json:"changes"`
+	// Tournaments are the tournament evenings (tournament.go); absent in a
+	// document written before they existed.
+	Tournaments []Tournament `json:"tournaments"`
 }
 
 // Club is the club of a document.

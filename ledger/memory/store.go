@@ -29,7 +29,7 @@ func New() *Store {
 
 // Ports returns the store as every port of the ledger.
 func (s *Store) Ports() ledger.Ports {
-	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Health: s, Writer: s}
+	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Tournaments: s, Health: s, Writer: s}
 }
 
 // Service returns the ledger's use-cases on this store.
@@ -142,6 +142,7 @@ type data struct {
 	statOpen    map[int64]bool             // sessions read live
 	rollups     map[int64]ledger.Rollup    // by session
 	statMoney   map[int64]ledger.Settlement
+	tournaments map[int64]tournamentRow
 }
 
 func newData() data {
@@ -152,7 +153,7 @@ func newData() data {
 		settlements: map[int64]settlementRow{}, versions: map[int64][]int64{}, transfers: map[int64]transferRow{}, payments: map[int64]time.Time{},
 		kitty: map[int64]kittyRow{}, changes: map[int64][]ledger.Change{}, idempotency: map[idemKey]ledger.Claimed{},
 		statRows: map[int64][]ledger.StatRow{}, statOpen: map[int64]bool{}, rollups: map[int64]ledger.Rollup{},
-		statMoney: map[int64]ledger.Settlement{},
+		statMoney: map[int64]ledger.Settlement{}, tournaments: map[int64]tournamentRow{},
 	}
 }
 

@@ -29,7 +29,7 @@ func (s *Store) ReadDocument(ctx context.Context, clubID int64) (*backup.Documen
 	}
 	d.Club.CreatedAt = d.Club.CreatedAt.UTC()
 	for _, read := range []func(context.Context, pgx.Tx, *backup.Document) error{
-		readMembers, readTables, readHands, readMoney,
+		readMembers, readTables, readHands, readMoney, readTournaments,
 	} {
 		if err := read(ctx, tx, d); err != nil {
 			return nil, err

@@ -66,6 +66,9 @@ func (t importTx) Complete(ctx context.Context, d *backup.Document) error {
 	if err := importStats(ctx, t.Tx, d); err != nil {
 		return err
 	}
+	if err := importTournaments(ctx, t.Tx, d); err != nil {
+		return err
+	}
 	for _, c := range identityColumns {
 		if _, err := t.Exec(ctx, fmt.Sprintf(`
 			SELECT setval(pg_get_serial_sequence('%[1]s', '%[2]s'), max(%[2]s)) FROM %[1]s HAVING max(%[2]s) IS NOT NULL`,
@@ -103,7 +106,7 @@ func (t importTx) FirstBreach(ctx context.Context, zeroSumGames []string) (*back
 var identityColumns = []struct{ table, column string }{
 	{"clubs", "club_id"}, {"api_keys", "key_id"}, {"players", "player_id"}, {"tables", "table_id"},
 	{"sessions", "session_id"}, {"hands", "hand_id"}, {"hand_revisions", "revision_id"}, {"settlements", "settlement_id"},
-	{"transfers", "transfer_id"}, {"kitty_bookings", "booking_id"},
+	{"transfers", "transfer_id"}, {"kitty_bookings", "booking_id"}, {"tournaments", "tournament_id"},
 }
 
 // importClub inserts the club, its keys and its players.

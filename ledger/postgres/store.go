@@ -35,7 +35,7 @@ func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
 // Ports returns the store as every port of the ledger.
 func (s *Store) Ports() ledger.Ports {
-	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Health: s, Writer: s}
+	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Tournaments: s, Health: s, Writer: s}
 }
 
 // Service returns the ledger's use-cases on this store.

@@ -83,6 +83,10 @@ type Rules struct {
 	// special points and, under ddv, the points reached against an Absage.
 	// A rule set stored without it scores as off.
 	NoWinnerUnterGespielt bool `json:"no_winner_unter_gespielt"`
+	// Turnier is tournament play by the TSR (turnier.go): every session is
+	// one Spielrunde at a table of four, each announced solo a Pflichtsolo
+	// or a Lustsolo. A rule set stored without it is not tournament play.
+	Turnier bool `json:"turnier"`
 }
 
 // Presets are the named rule sets; "house" is the default.
@@ -136,6 +140,7 @@ type Options struct {
 	RevokerPaysAlone      *bool   `json:"revoker_pays_alone"`
 	Nines                 *bool   `json:"nines"`
 	NoWinnerUnterGespielt *bool   `json:"no_winner_unter_gespielt"`
+	Turnier               *bool   `json:"turnier"`
 }
 
 // Rules resolves a preset ("" is "house") and option overrides into the
@@ -171,6 +176,7 @@ func applyOptions(r *Rules, o Options) error {
 	setBool(&r.RevokerPaysAlone, o.RevokerPaysAlone)
 	setBool(&r.Nines, o.Nines)
 	setBool(&r.NoWinnerUnterGespielt, o.NoWinnerUnterGespielt)
+	setBool(&r.Turnier, o.Turnier)
 	if o.BockRoundLength != nil {
 		n := *o.BockRoundLength
 		if n < 0 || n > maxBockRoundLength {
@@ -229,8 +235,11 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 	if err := score.DecodeStrict("facts", h.Facts, &f); err != nil {
 		return score.Result{}, err
 	}
-	hd, err := validate(f, rules, h.Seated, st.nextDealer(h.Seated))
+	hd, err := validate(f, rules, h.Seated, firstDealer(&st, rules, h.Session, h.Seated))
 	if err != nil {
+		return score.Result{}, err
+	}
+	if err := checkTurnier(&hd, f, rules, &st, h.Session, h.Seated); err != nil {
 		return score.Result{}, err
 	}
 
@@ -241,6 +250,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		scoreRedeal(&res, hd)
 	} else {
 		pts = scorePlayed(&res, &st, hd, rules, len(h.Seated))
+		addTurnierStats(&res, hd, rules)
 	}
 	res.Points = seatedPoints(h.Seated, pts)
 	res.Title = title(hd)

@@ -29,6 +29,9 @@ type State struct {
 	Solos map[int64]int `json:"solos"`
 	// Summary is a one-line preview for people.
 	Summary string `json:"summary"`
+	// Pflichtsoli are the players who played their Pflichtsolo in this
+	// session, in the order played (tournament play only).
+	Pflichtsoli []int64 `json:"pflichtsoli,omitempty"`
 }
 
 // decodeState reads the previous state; empty, "null" and "{}" are the
@@ -68,6 +71,7 @@ func (st *State) startSession(session int64) {
 	st.Session = session
 	st.Games = 0
 	st.Solos = map[int64]int{}
+	st.Pflichtsoli = nil
 }
 
 // startQueuedRound starts the next queued Bock round when none is running.
@@ -89,6 +93,12 @@ func (st *State) finish(hd hand, seated []int64) {
 	}
 	if hd.declaredSolo {
 		st.Solos[hd.re.players[0]]++
+	}
+	if hd.soloKind == SoloPflicht {
+		st.Pflichtsoli = append(st.Pflichtsoli, hd.lead)
+		if !hd.vorgefuehrt {
+			next = hd.dealer // TSR 3.3.1, 4.2.5: the same dealer deals again
+		}
 	}
 	st.NextDealer = &next
 	st.NextPlayers = defaultPlayers(seated, next)
