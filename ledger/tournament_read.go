@@ -358,7 +358,6 @@ func rankEntries(es []RankingEntry) {
 	}
 }
 
-
 // nameList names players.
 func nameList(ids []int64, names map[int64]string) []string {
 	out := make([]string, 0, len(ids))
