@@ -672,8 +672,7 @@ func TestPostgresDownAndBack(t *testing.T) {
 	// As root the cluster runs as the postgres user, who must reach it.
 	os.Chmod(filepath.Dir(dir), 0o755)
 	os.Chmod(dir, 0o755)
-	opts := cluster.Options{DataDir: filepath.Join(dir, "pg")}
-	pg, err := cluster.Start(ctx, opts)
+	pg, err := cluster.Start(ctx, cluster.Options{DataDir: filepath.Join(dir, "pg"), Command: "the test " + t.Name()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -797,17 +796,14 @@ func TestPostgresDownAndBack(t *testing.T) {
 	// Start PostgreSQL again on the same data directory; the service stays.
 	phase.Store(starting)
 	pgMu.Lock()
-	pg2, err := cluster.Start(ctx, opts)
-	if err == nil {
-		pg = pg2
-	}
+	err = pg.Restart(ctx)
 	pgMu.Unlock()
 	if err != nil {
 		cancel()
 		wg.Wait()
 		t.Fatalf("restarting PostgreSQL: %v", err)
 	}
-	if got := pg2.ConnString("stichbuch"); got != dbURL {
+	if got := pg.ConnString("stichbuch"); got != dbURL {
 		t.Errorf("the restarted cluster is at %q, the service knows %q", got, dbURL)
 	}
 	phase.Store(restarted)
