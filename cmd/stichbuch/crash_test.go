@@ -30,6 +30,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
@@ -70,7 +71,7 @@ type crashChild struct {
 	cmd    *exec.Cmd
 	done   chan struct{} // closed when the process has ended
 	err    error         // its exit, once done is closed
-	stderr *tailBuffer
+	stderr *runenv.TailBuffer
 	failed *lineFilter // the log lines of 500s and panics
 }
 
@@ -106,28 +107,6 @@ func (f *lineFilter) String() string {
 	return strings.Join(f.lines, "\n")
 }
 
-// tailBuffer keeps the last few KiB of the service's log, for a failure's message.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 8<<10 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4<<10:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
-
 func startCrashChild(t *testing.T, dbURL string) *crashChild {
 	t.Helper()
 	args, _ := json.Marshal([]string{"serve", "--addr", "127.0.0.1:0"})
@@ -136,7 +115,7 @@ func startCrashChild(t *testing.T, dbURL string) *crashChild {
 		crashChildEnv+"=1", crashArgsEnv+"="+string(args),
 		"DATABASE_URL="+dbURL, "STICHBUCH_RATE_LIMIT=0", "LOG_LEVEL=warn", "LOG_FORMAT=text")
 	var stdout syncBuffer
-	c := &crashChild{cmd: cmd, done: make(chan struct{}), stderr: &tailBuffer{}}
+	c := &crashChild{cmd: cmd, done: make(chan struct{}), stderr: &runenv.TailBuffer{}}
 	c.failed = &lineFilter{re: regexp.MustCompile(`status=500|panic`), next: c.stderr}
 	cmd.Stdout, cmd.Stderr = &stdout, c.failed
 	if err := cmd.Start(); err != nil {
