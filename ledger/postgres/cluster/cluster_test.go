@@ -25,8 +25,11 @@ func testDir(t *testing.T) (dir string, tmp string, getenv func(string) string) 
 	if _, err := FindBinaries(os.Getenv); err != nil {
 		t.Skip(err)
 	}
-	dir = t.TempDir()
-	os.Chmod(filepath.Dir(dir), 0o755)
+	dir, err := os.MkdirTemp("", "sbt-") // short: tmp below must be short enough for a socket's path
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755)
 	tmp = filepath.Join(dir, "tmp")
 	if err := os.Mkdir(tmp, 0o755); err != nil {
@@ -55,6 +58,9 @@ func start(t *testing.T, opts Options) *Cluster {
 			t.Error(err)
 		}
 	})
+	if _, joined := c.Joined(); !joined && opts.Getenv != nil && filepath.Dir(c.SocketDir()) != opts.Getenv("TMPDIR") {
+		t.Fatalf("socket directory %s, want one in TMPDIR %s", c.SocketDir(), opts.Getenv("TMPDIR"))
+	}
 	return c
 }
 
@@ -361,4 +367,37 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestSocketBase: the socket directory goes under XDG_RUNTIME_DIR, else
+// TMPDIR, else /tmp, skipping bases too long for a socket's path.
+func TestSocketBase(t *testing.T) {
+	short := t.TempDir()
+	os.Chmod(filepath.Dir(short), 0o755)
+	os.Chmod(short, 0o755)
+	long := filepath.Join(short, strings.Repeat("x", maxSocketBase-len(short)-1)) // maxSocketBase bytes
+	os.Mkdir(long, 0o755)
+	c := &Cluster{cred: nil}
+	if os.Geteuid() == 0 {
+		c.cred, _ = serverCredential()
+	}
+	for _, tc := range []struct{ xdg, tmp, want string }{
+		{short, long, short},
+		{long + "/", short, short}, // 1 byte too long
+		{"", long, long},
+		{"", "relative", "/tmp"},
+		{"/nonexistent", "", "/tmp"},
+	} {
+		getenv := func(k string) string { return map[string]string{"XDG_RUNTIME_DIR": tc.xdg, "TMPDIR": tc.tmp}[k] }
+		if err := c.makeSocketDir(getenv); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(c.socketDir)
+		if got := filepath.Dir(c.socketDir); got != tc.want {
+			t.Errorf("XDG_RUNTIME_DIR %q, TMPDIR %q: socket directory in %s, want %s", tc.xdg, tc.tmp, got, tc.want)
+		}
+		if len(c.socketDir)+len("/"+socketFileName) > 107 {
+			t.Errorf("socket path of %d bytes", len(c.socketDir)+len("/"+socketFileName))
+		}
+	}
 }

@@ -27,6 +27,9 @@ const (
 	socketPrefix   = "stichbuch-pg-"
 	serverLogName  = "server.log"
 	socketFileName = ".s.PGSQL.5432"
+	// maxSocketBase is the longest base of a socket directory: a socket's
+	// path has at most 107 bytes, and MkdirTemp adds up to 10 digits.
+	maxSocketBase = 107 - len("/"+socketPrefix+"4294967295") - len("/"+socketFileName)
 )
 
 // layout decides where the cluster lives in the data directory and creates
@@ -148,7 +151,7 @@ func (c *Cluster) makeSocketDir(getenv func(string) string) error {
 }
 
 func (c *Cluster) socketBaseUsable(dir string) bool {
-	if dir == "" || !filepath.IsAbs(dir) || len(dir) > 60 || strings.ContainsAny(dir, ` ,"'\`) {
+	if dir == "" || !filepath.IsAbs(dir) || len(dir) > maxSocketBase || strings.ContainsAny(dir, ` ,"'\`) {
 		return false
 	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
