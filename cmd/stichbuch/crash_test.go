@@ -71,8 +71,10 @@ type crashChild struct {
 	cmd    *exec.Cmd
 	done   chan struct{} // closed when the process has ended
 	err    error         // its exit, once done is closed
+	stdout *syncBuffer
 	stderr *runenv.TailBuffer
 	failed *lineFilter // the log lines of 500s and panics
+	pgLog  *lineFilter // the log lines about the embedded PostgreSQL
 }
 
 // lineFilter keeps the lines written to it that match re (at most 50).
@@ -109,15 +111,25 @@ func (f *lineFilter) String() string {
 
 func startCrashChild(t *testing.T, dbURL string) *crashChild {
 	t.Helper()
-	args, _ := json.Marshal([]string{"serve", "--addr", "127.0.0.1:0"})
+	c := spawnServe(t, []string{"DATABASE_URL=" + dbURL})
+	c.waitListening(t)
+	return c
+}
+
+// spawnServe starts `stichbuch serve` on a free loopback port in a process
+// of its own, with env added to the test's environment, and returns
+// without waiting for it to listen.
+func spawnServe(t *testing.T, env []string, args ...string) *crashChild {
+	t.Helper()
+	argv, _ := json.Marshal(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(),
-		crashChildEnv+"=1", crashArgsEnv+"="+string(args),
-		"DATABASE_URL="+dbURL, "STICHBUCH_RATE_LIMIT=0", "LOG_LEVEL=warn", "LOG_FORMAT=text")
-	var stdout syncBuffer
-	c := &crashChild{cmd: cmd, done: make(chan struct{}), stderr: &runenv.TailBuffer{}}
-	c.failed = &lineFilter{re: regexp.MustCompile(`status=500|panic`), next: c.stderr}
-	cmd.Stdout, cmd.Stderr = &stdout, c.failed
+	cmd.Env = append(append(os.Environ(),
+		crashChildEnv+"=1", crashArgsEnv+"="+string(argv),
+		"STICHBUCH_RATE_LIMIT=0", "LOG_LEVEL=warn", "LOG_FORMAT=text"), env...)
+	c := &crashChild{cmd: cmd, done: make(chan struct{}), stdout: &syncBuffer{}, stderr: &runenv.TailBuffer{}}
+	c.pgLog = &lineFilter{re: regexp.MustCompile(`PostgreSQL`), next: c.stderr}
+	c.failed = &lineFilter{re: regexp.MustCompile(`status=500|panic`), next: c.pgLog}
+	cmd.Stdout, cmd.Stderr = c.stdout, c.failed
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting the service: %v", err)
 	}
@@ -130,18 +142,43 @@ func startCrashChild(t *testing.T, dbURL string) *crashChild {
 			<-c.done
 		}
 	})
-	addr := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
-	deadline := time.After(30 * time.Second)
-	for {
-		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
+	return c
+}
+
+var listeningRE = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+
+// listening returns the service's base URL once it has said where it
+// listens, else "".
+func (c *crashChild) listening() string {
+	if c.base == "" {
+		if m := listeningRE.FindStringSubmatch(c.stdout.String()); m != nil {
 			c.base = m[1]
-			return c
 		}
+	}
+	return c.base
+}
+
+// ended reports whether the process has ended.
+func (c *crashChild) ended() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitListening waits until the service listens, failing the test if it
+// ends first or takes longer than a minute.
+func (c *crashChild) waitListening(t *testing.T) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for c.listening() == "" {
 		select {
 		case <-c.done:
 			t.Fatalf("the service ended before listening: %v\n%s", c.err, c.stderr)
 		case <-deadline:
-			t.Fatalf("the service did not start listening within 30 s:\n%s", c.stderr)
+			t.Fatalf("the service did not start listening within a minute:\n%s", c.stderr)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
