@@ -195,6 +195,53 @@ func readyz(t *testing.T, hc *http.Client, base string, want int, within time.Du
 	}
 }
 
+// The phases of recoveryLoad, by the time a request is sent.
+const (
+	up     = iota // the server runs
+	killed        // SIGKILL sent
+	ready         // /readyz answered 200 again
+)
+
+// recoveryLoad is the load of TestPostmasterKilledUnderLoadRecovers: each
+// client records hands until stop (and its pending hand is acknowledged),
+// sending a hand answered 503 again with its key after a pause.
+type recoveryLoad struct {
+	phase     atomic.Int32
+	ackedUp   atomic.Int32 // 2xx to hands sent while the server ran
+	backAfter atomic.Int32 // clients with a 2xx to a hand sent once /readyz was 200 again
+	stop      atomic.Bool
+	wg        sync.WaitGroup
+}
+
+func (r *recoveryLoad) start(ctx context.Context, hc *http.Client, base string, loaders []*loader) {
+	for _, l := range loaders {
+		r.wg.Go(func() {
+			written := false
+			for ctx.Err() == nil && !(r.stop.Load() && l.pending == 0) {
+				before := r.phase.Load()
+				n, a := l.attempt(ctx, hc, base)
+				switch {
+				case a.status >= 200 && a.status < 300:
+					if before == up {
+						r.ackedUp.Add(1)
+					}
+					if before == ready && !written {
+						written = true
+						r.backAfter.Add(1)
+					}
+				case a.status == http.StatusServiceUnavailable && strings.HasPrefix(a.contentType, "application/problem+json"):
+					if before == up && r.phase.Load() == up {
+						l.flag("hand %d sent and answered while the server was up: %s", n, a)
+					}
+					time.Sleep(20 * time.Millisecond) // a client's pause before it retries
+				default:
+					l.flag("hand %d (sent in phase %d): %s", n, before, a)
+				}
+			}
+		})
+	}
+}
+
 // TestPostmasterKilledUnderLoadRecovers kills the embedded PostgreSQL's
 // server with SIGKILL while eight clients record hands: serve's supervisor
 // starts it again, /readyz answers 503 and then 200 without a restart of
@@ -211,56 +258,24 @@ func TestPostmasterKilledUnderLoadRecovers(t *testing.T) {
 	hc := newCrashHTTPClient()
 	defer hc.CloseIdleConnections()
 
-	const (
-		up     = iota // the server runs
-		killed        // SIGKILL sent
-		ready         // /readyz answered 200 again
-	)
-	var phase, ackedUp, backAfter atomic.Int32
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	for _, l := range loaders {
-		wg.Go(func() {
-			written := false // a hand sent once /readyz was 200 again got a 2xx
-			for ctx.Err() == nil && !(stop.Load() && l.pending == 0) {
-				before := phase.Load()
-				n, a := l.attempt(ctx, hc, svc.base)
-				switch {
-				case a.status >= 200 && a.status < 300:
-					if before == up {
-						ackedUp.Add(1)
-					}
-					if before == ready && !written {
-						written = true
-						backAfter.Add(1)
-					}
-				case a.status == http.StatusServiceUnavailable && strings.HasPrefix(a.contentType, "application/problem+json"):
-					if before == up && phase.Load() == up {
-						l.flag("hand %d sent and answered while the server was up: %s", n, a)
-					}
-					time.Sleep(20 * time.Millisecond) // a client's pause before it retries
-				default:
-					l.flag("hand %d (sent in phase %d): %s", n, before, a)
-				}
-			}
-		})
-	}
-	loadUntil(800*time.Millisecond, &ackedUp)
+	r := &recoveryLoad{}
+	r.start(ctx, hc, svc.base, loaders)
+	loadUntil(800*time.Millisecond, &r.ackedUp)
 	old := e.postmaster()
-	phase.Store(killed)
+	r.phase.Store(killed)
 	if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
 		t.Fatalf("SIGKILL to the postmaster %d: %v", old, err)
 	}
 	waitGone(t, old, "the killed postmaster")
 	down := readyz(t, hc, svc.base, http.StatusServiceUnavailable, 10*time.Second)
 	back := readyz(t, hc, svc.base, http.StatusOK, time.Minute)
-	phase.Store(ready)
-	for deadline := time.Now().Add(30 * time.Second); backAfter.Load() < int32(len(loaders)) && time.Now().Before(deadline); {
+	r.phase.Store(ready)
+	for deadline := time.Now().Add(30 * time.Second); r.backAfter.Load() < int32(len(loaders)) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
-	stop.Store(true)
-	wg.Wait()
-	if n := backAfter.Load(); n < int32(len(loaders)) {
+	r.stop.Store(true)
+	r.wg.Wait()
+	if n := r.backAfter.Load(); n < int32(len(loaders)) {
 		t.Errorf("%d of %d clients wrote again after /readyz was 200", n, len(loaders))
 	}
 
@@ -284,7 +299,7 @@ func TestPostmasterKilledUnderLoadRecovers(t *testing.T) {
 	e.noTempDirs(t)
 	t.Logf("the service's log of PostgreSQL:\n%s", log)
 	t.Logf("postmaster killed under load by 8 clients: /readyz 503 %v after the kill, 200 again %v later; %d hands acknowledged before the kill, %d stored in all, each once (%s); took %v",
-		down.Round(time.Millisecond), back.Round(time.Millisecond), ackedUp.Load(), found, statusCounts(loaders), time.Since(began).Round(time.Millisecond))
+		down.Round(time.Millisecond), back.Round(time.Millisecond), r.ackedUp.Load(), found, statusCounts(loaders), time.Since(began).Round(time.Millisecond))
 }
 
 // raceServes starts two serve on the data directory at once and returns
