@@ -49,7 +49,9 @@ Usage:
   stichbuch healthcheck [URL]   (exit 0 when URL, default http://127.0.0.1:8080/readyz, answers 200)
 
 Without DATABASE_URL, stichbuch runs its own PostgreSQL in the data directory
-from the machine's server binaries. The load tool and the history generator
+from the machine's server binaries; one process at a time runs it (the
+lock file DIR/stichbuch.lock names it). While serve runs, the other commands
+use serve's PostgreSQL; a second serve is refused. The load tool and the history generator
 are the command stichbuch-bench (go run ./cmd/stichbuch-bench).
 `
 
