@@ -240,6 +240,10 @@ func (c *Cluster) join(ctx context.Context, h Holder) (bool, error) {
 	}
 	c.socketDir, c.holder = h.SocketDir, h
 	if err := c.waitReady(ctx, nil); err != nil {
+		c.socketDir, c.holder = "", Holder{}
+		if errors.Is(err, errHolderChanged) {
+			return false, nil // look again: wait for it, or run the cluster
+		}
 		return false, fmt.Errorf("the PostgreSQL server of %q (pid %d): %w", h.Command, h.PID, err)
 	}
 	c.log.Info("using the PostgreSQL server another process runs on the data directory", "command", h.Command, "pid", h.PID, "socket", h.SocketDir)

@@ -143,6 +143,53 @@ func TestJoinSharedServer(t *testing.T) {
 	}
 }
 
+// TestJoinWaitsForTheHolder: a Start with Join while the shared holder's
+// server is down waits, and uses it once it is back; and one that is
+// waiting when the holder stops runs the cluster itself.
+func TestJoinWaitsForTheHolder(t *testing.T) {
+	t.Parallel()
+	dir, _, getenv := testDir(t)
+	data := filepath.Join(dir, "data")
+	a := start(t, Options{DataDir: data, Ephemeral: true, Getenv: getenv, Command: "stichbuch serve", Shared: true})
+	join := func() chan *Cluster {
+		got := make(chan *Cluster, 1)
+		go func() {
+			c, err := Start(context.Background(), Options{DataDir: data, Ephemeral: true, Getenv: getenv, Command: "stichbuch verify", Join: true})
+			if err != nil {
+				t.Error(err)
+			}
+			got <- c
+		}()
+		return got
+	}
+	if err := a.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	waiting := join()
+	if err := a.Restart(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if b := <-waiting; b != nil {
+		if _, joined := b.Joined(); !joined {
+			t.Error("the waiting Start did not join the restarted server")
+		}
+		ping(t, b)
+	}
+
+	if err := a.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	waiting = join()
+	a.Stop()
+	if b := <-waiting; b != nil {
+		defer b.Stop()
+		if _, joined := b.Joined(); joined {
+			t.Error("the waiting Start joined a holder that has stopped")
+		}
+		ping(t, b)
+	}
+}
+
 // TestLongDataDirectory: a data directory path of 120 characters works
 // (the socket is elsewhere), and nothing is left in TMPDIR after Stop.
 func TestLongDataDirectory(t *testing.T) {

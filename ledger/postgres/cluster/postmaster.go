@@ -84,8 +84,14 @@ func (c *Cluster) launch(ctx context.Context) (*postmaster, error) {
 	return p, nil
 }
 
+// errHolderChanged means the process whose server a joining Cluster
+// waited for no longer says it is ready: it stops, restarts its server,
+// or is gone.
+var errHolderChanged = errors.New("the process running the cluster is no longer ready")
+
 // waitReady waits until the server accepts connections, ends (p, when
-// this process started it), or the time is up.
+// this process started it), its holder stops being ready (p nil: another
+// process's server), or the time is up.
 func (c *Cluster) waitReady(ctx context.Context, p *postmaster) error {
 	var ended <-chan struct{} // nil: never
 	if p != nil {
@@ -101,6 +107,11 @@ func (c *Cluster) waitReady(ctx context.Context, p *postmaster) error {
 		ccancel()
 		if err == nil {
 			return conn.Close(ctx)
+		}
+		if p == nil {
+			if h, ok := readHolder(c.dataDir); !ok || h.PID != c.holder.PID || h.State != StateReady {
+				return errHolderChanged
+			}
 		}
 		select {
 		case <-ended:
