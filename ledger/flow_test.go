@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
@@ -23,6 +24,7 @@ import (
 // Doppelkopf table (house rules) with an open session.
 type club struct {
 	t       *testing.T
+	store   *memory.Store
 	svc     *ledger.Service
 	admin   ledger.Actor
 	scorer  ledger.Actor
@@ -36,7 +38,8 @@ type club struct {
 func newClub(t *testing.T) *club {
 	t.Helper()
 	ctx := context.Background()
-	c := &club{t: t, svc: memory.New().Service()}
+	store := memory.New()
+	c := &club{t: t, store: store, svc: store.Service()}
 	_, secret, err := c.svc.CreateClub(ctx, ledger.NewClub{Name: "Doko-Club Eichel"})
 	c.must(err)
 	c.admin, err = c.svc.Authenticate(ctx, secret)
@@ -399,5 +402,82 @@ func TestPaymentsCountInTheNextSettlementVersion(t *testing.T) {
 	_, err = c.svc.MarkTransferPaid(ctx, c.scorer, v1.Transfers[1].ID)
 	if e := wantCode(t, "a replaced transfer", err, ledger.ECONFLICT); e.Extra["current_version"] != 2 {
 		t.Errorf("the conflict names version %v, want 2", e.Extra["current_version"])
+	}
+}
+
+// TestKeyRulesKeepTheClubManageable: a revoked key gets no successor, and
+// the club's last active admin key is neither revoked nor rotated; with a
+// second admin key both are allowed.
+func TestKeyRulesKeepTheClubManageable(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	_, err := c.svc.RevokeKey(ctx, c.admin, c.scorer.KeyID)
+	c.must(err)
+	again, err := c.svc.RevokeKey(ctx, c.admin, c.scorer.KeyID)
+	c.must(err) // revoking again changes nothing
+	if again.RevokedAt == nil {
+		t.Error("the revoked key reads as active")
+	}
+	_, _, err = c.svc.RotateKey(ctx, c.admin, c.scorer.KeyID)
+	wantCode(t, "rotating a revoked key", err, ledger.ECONFLICT)
+	_, err = c.svc.RevokeKey(ctx, c.admin, c.admin.KeyID)
+	wantCode(t, "revoking the last admin key", err, ledger.ECONFLICT)
+	_, _, err = c.svc.RotateKey(ctx, c.admin, c.admin.KeyID)
+	wantCode(t, "rotating the last admin key", err, ledger.ECONFLICT)
+	_, err = c.svc.RevokeKey(ctx, c.admin, 999_999)
+	wantCode(t, "an unknown key", err, ledger.ENOTFOUND)
+	keys, err := c.svc.ListKeys(ctx, c.admin)
+	c.must(err)
+	if len(keys) != 2 {
+		t.Fatalf("refused key changes left %d keys, want 2", len(keys))
+	}
+
+	second, _, err := c.svc.CreateKey(ctx, c.admin, ledger.RoleAdmin, "Kassenwart")
+	c.must(err)
+	successor, _, err := c.svc.RotateKey(ctx, c.admin, c.admin.KeyID)
+	c.must(err)
+	if successor.Role != ledger.RoleAdmin {
+		t.Errorf("the successor is a %s key", successor.Role)
+	}
+	_, err = c.svc.RevokeKey(ctx, c.admin, second.ID)
+	c.must(err)
+	_, err = c.svc.RevokeKey(ctx, c.admin, successor.ID)
+	wantCode(t, "revoking the last admin key after a rotation", err, ledger.ECONFLICT)
+}
+
+// TestKeyActiveSeesRevocations: this service forgets a key it revoked or
+// rotated at once; another service on the same store (another instance)
+// sees it once its memory is KeyRecheck old, without a read per check.
+func TestKeyActiveSeesRevocations(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 12, 20, 0, 0, 0, time.UTC)
+	other := c.store.Service().WithClock(func() time.Time { return now })
+	active := func(svc *ledger.Service, a ledger.Actor) bool {
+		t.Helper()
+		ok, err := svc.KeyActive(ctx, a)
+		c.must(err)
+		return ok
+	}
+	if !active(c.svc, c.scorer) || !active(other, c.scorer) {
+		t.Fatal("an active key reads as revoked")
+	}
+	reader, _, err := c.svc.CreateKey(ctx, c.admin, ledger.RoleReader, "Tafel")
+	c.must(err)
+	readerActor := ledger.Actor{ClubID: c.admin.ClubID, KeyID: reader.ID, Role: ledger.RoleReader}
+	if !active(c.svc, readerActor) {
+		t.Error("a new key reads as revoked where it was created")
+	}
+	_, _, err = c.svc.RotateKey(ctx, c.admin, c.scorer.KeyID)
+	c.must(err)
+	if active(c.svc, c.scorer) {
+		t.Error("the rotated key is active where it was rotated")
+	}
+	if !active(other, c.scorer) {
+		t.Error("another instance read the keys again before KeyRecheck passed")
+	}
+	now = now.Add(ledger.KeyRecheck)
+	if active(other, c.scorer) {
+		t.Errorf("another instance still takes the rotated key %v later", ledger.KeyRecheck)
 	}
 }
