@@ -53,8 +53,8 @@ func (s *Server) recordBatch(c echo.Context) error {
 			continue
 		}
 		h, replayed, err := s.svc.RecordHand(c.Request().Context(), actorOf(c), ledger.NewHand{
-			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts,
-		}, handIdempotency(item))
+			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts, ClientID: item.ID,
+		}, nil)
 		switch {
 		case err != nil:
 			p := problemOf(err)
@@ -70,29 +70,4 @@ func (s *Server) recordBatch(c echo.Context) error {
 		results = append(results, r)
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"results": results})
-}
-
-// handIdempotency makes a hand's client id its idempotency key: the same id
-// with the same hand replays, with another hand is refused.
-func handIdempotency(item batchItem) *ledger.Idempotency {
-	raw, _ := json.Marshal(struct {
-		SessionID int64           `json:"session_id"`
-		Number    int             `json:"number"`
-		Facts     json.RawMessage `json:"facts"`
-	}{item.SessionID, item.Number, canonicalJSON(item.Facts)})
-	return &ledger.Idempotency{Key: "hand:" + item.ID, Hash: hashBytes(raw)}
-}
-
-// canonicalJSON re-encodes a JSON value so that spelling (whitespace, key
-// order) does not change its hash.
-func canonicalJSON(raw json.RawMessage) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return raw
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return out
 }

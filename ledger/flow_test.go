@@ -481,3 +481,31 @@ func TestKeyActiveSeesRevocations(t *testing.T) {
 		t.Errorf("another instance still takes the rotated key %v later", ledger.KeyRecheck)
 	}
 }
+
+// TestAHandsClientIDIsItsKey: a hand sent with an Idempotency-Key and a
+// client id is keyed by the id, so the outbox's retry under that id is
+// the replay, not a refusal.
+func TestAHandsClientIDIsItsKey(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	hand := ledger.NewHand{TableID: c.table.ID, SessionID: c.session.ID, Number: 1, Facts: c.facts(bockEvening[0]),
+		ClientID: "0b7e2a4c-outbox-1"}
+	first, _, err := c.svc.RecordHand(ctx, c.scorer, hand, &ledger.Idempotency{Key: "header-key", Hash: []byte("the body")})
+	c.must(err)
+	// The outbox retries the same hand, spelt otherwise, under its id alone.
+	retry := hand
+	retry.Facts = json.RawMessage(" " + string(hand.Facts) + " ")
+	again, replayed, err := c.svc.RecordHand(ctx, c.scorer, retry, nil)
+	c.must(err)
+	if !replayed || again.ID != first.ID {
+		t.Errorf("the outbox's retry: replayed %v, hand %d; want the replay of hand %d", replayed, again.ID, first.ID)
+	}
+	// The same id with another hand is refused.
+	other := hand
+	other.Number, other.Facts = 2, c.facts(bockEvening[1])
+	_, _, err = c.svc.RecordHand(ctx, c.scorer, other, nil)
+	wantCode(t, "the id with another hand", err, ledger.EIDEMPOTENCY)
+	if n := c.handCount(); n != 1 {
+		t.Errorf("the table has %d hands, want 1", n)
+	}
+}

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -180,10 +181,14 @@ func (nh NewHand) Validate() error {
 // change. The table is locked first, so hands of one table are numbered
 // 1, 2, 3 … with no gap and no duplicate; a request expecting another
 // number is ECONFLICT naming the current one. The bool is true when an
-// earlier identical request is replayed.
+// earlier identical request is replayed. A hand with a client id is keyed
+// by that id (ClientKey), not by idem.
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
+	}
+	if nh.ClientID != "" {
+		idem = nh.ClientKey()
 	}
 	if err := s.numberTaken(ctx, a.ClubID, nh, idem); err != nil {
 		return Hand{}, false, err
@@ -226,6 +231,20 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		return err
 	})
 	return h, replayed, err
+}
+
+// ClientKey is the idempotency of a hand with a client id: the id is the
+// key, and what makes the hand this hand (its session, number and facts,
+// however spelt) is the hash. The same id with the same hand replays it;
+// with another hand it is refused.
+func (nh NewHand) ClientKey() *Idempotency {
+	raw, _ := json.Marshal(struct {
+		SessionID int64           `json:"session_id"`
+		Number    int             `json:"number"`
+		Facts     json.RawMessage `json:"facts"`
+	}{nh.SessionID, nh.Number, CanonicalJSON(nh.Facts)})
+	sum := sha256.Sum256(raw)
+	return &Idempotency{Key: "hand:" + nh.ClientID, Hash: sum[:]}
 }
 
 // numberTaken is the 409 of a phone that lost the race for a hand number,
