@@ -509,3 +509,24 @@ func TestAHandsClientIDIsItsKey(t *testing.T) {
 		t.Errorf("the table has %d hands, want 1", n)
 	}
 }
+
+// TestAScorerGetsNoAdminsReplay: the role check of a closed session's
+// correction comes before the Idempotency-Key is looked up.
+func TestAScorerGetsNoAdminsReplay(t *testing.T) {
+	c := newClub(t)
+	c.play(3)
+	ctx := context.Background()
+	_, err := c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	void := ledger.Correction{TableID: c.table.ID, Number: 3, Revision: 1, Void: true, Reason: "falsch gegeben"}
+	key := &ledger.Idempotency{Key: "admin-void-3", Hash: []byte("the body")}
+	_, _, err = c.svc.CorrectHand(ctx, c.admin, void, key)
+	c.must(err)
+	_, replayed, err := c.svc.CorrectHand(ctx, c.admin, void, key)
+	c.must(err)
+	if !replayed {
+		t.Error("the admin's retry is not a replay")
+	}
+	res, replayed, err := c.svc.CorrectHand(ctx, c.scorer, void, key)
+	wantCode(t, fmt.Sprintf("a scorer with the admin's key (replayed %v, %+v)", replayed, res.Hand.ID), err, ledger.EFORBIDDEN)
+}
