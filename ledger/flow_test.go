@@ -530,3 +530,26 @@ func TestAScorerGetsNoAdminsReplay(t *testing.T) {
 	res, replayed, err := c.svc.CorrectHand(ctx, c.scorer, void, key)
 	wantCode(t, fmt.Sprintf("a scorer with the admin's key (replayed %v, %+v)", replayed, res.Hand.ID), err, ledger.EFORBIDDEN)
 }
+
+// TestEventsCarryTheHandStandingsAndState: a page of the feed as events,
+// hands with their table's standings and state, other changes bare.
+func TestEventsCarryTheHandStandingsAndState(t *testing.T) {
+	c := newClub(t)
+	c.play(3)
+	ctx := context.Background()
+	events, err := c.svc.Events(ctx, c.admin, 0, 100, 0)
+	c.must(err)
+	if len(events) != 4 || events[0].Change.Kind != ledger.ChangeSessionOpened || events[0].Hand != nil {
+		t.Fatalf("events: %d, the first %+v", len(events), events[0].Change)
+	}
+	for i, ev := range events[1:] {
+		if ev.Hand == nil || ev.Hand.Number != i+1 || len(ev.Standings) != 4 || len(ev.State) == 0 {
+			t.Errorf("event %d: hand %v, %d standings, state %s", ev.Change.Seq, ev.Hand, len(ev.Standings), ev.State)
+		}
+	}
+	page, err := c.svc.Events(ctx, c.admin, events[1].Change.Seq, 1, c.table.ID)
+	c.must(err)
+	if len(page) != 1 || page[0].Hand == nil || page[0].Hand.Number != 2 {
+		t.Errorf("a page of one after hand 1: %+v", page)
+	}
+}
