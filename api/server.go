@@ -4,9 +4,7 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,11 +19,6 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/games"
 )
 
-// MaxBodyBytes is the largest request body accepted.
-const MaxBodyBytes = 1 << 20
-
-var errBodyTooLarge = errors.New("request body too large")
-
 // Server is the HTTP API over a ledger store.
 type Server struct {
 	svc     *ledger.Service
@@ -34,6 +27,8 @@ type Server struct {
 	router  routers.Router
 	now     func() time.Time
 	limiter *middleware.RateLimiterMemoryStore // nil: no limit
+	// failures limits failed authentications per key id and address.
+	failures *authFailures
 	// notifier wakes event streams when another writer commits; without
 	// one they look for changes every keep-alive interval.
 	notifier ledger.Notifier
@@ -47,6 +42,9 @@ type Config struct {
 	// Notifier tells event streams about changes committed by any
 	// instance of the service (PostgreSQL LISTEN/NOTIFY).
 	Notifier ledger.Notifier
+	// AuthFailures limits failed authentications (zero fields: the
+	// defaults, DefaultFailureLimits).
+	AuthFailures FailureLimits
 }
 
 // DefaultConfig is what serve uses unless told otherwise: far above what a
@@ -63,7 +61,11 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(log)
-	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, notifier: cfg.Notifier}
+	// The client's address is the connection's peer: the failed-auth limit
+	// counts by it, and a header would let a client choose it.
+	e.IPExtractor = echo.ExtractIPDirect()
+	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, notifier: cfg.Notifier,
+		failures: newAuthFailures(cfg.AuthFailures)}
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,
@@ -77,8 +79,6 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 		},
 	}))
 	e.Use(s.logRequests)
-	e.Use(limitBody)
-	e.Use(validateRequests(router))
 	s.routes()
 	return s, nil
 }
@@ -104,7 +104,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 
 	v1 := e.Group("/v1")
-	read, score, admin := s.auth(ledger.RoleReader), s.auth(ledger.RoleScorer), s.auth(ledger.RoleAdmin)
+	read, score, admin := s.guard(ledger.RoleReader), s.guard(ledger.RoleScorer), s.guard(ledger.RoleAdmin)
 	v1.GET("/club", s.getClub, read)
 	v1.GET("/keys", s.listKeys, admin)
 	v1.POST("/keys", s.createKey, admin)
@@ -167,70 +167,6 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			"bytes", c.Response().Size, "took", time.Since(start).Round(time.Microsecond))
 		return nil
 	}
-}
-
-// MaxDepth is how deeply a request's JSON may nest: far more than any
-// hand's facts need, far less than what makes a decoder crawl.
-const MaxDepth = 64
-
-// limitBody refuses bodies over MaxBodyBytes with 413, whether announced by
-// Content-Length or discovered while reading, and bodies nested deeper than
-// MaxDepth with 422, before anything decodes them.
-func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		req := c.Request()
-		if req.ContentLength > MaxBodyBytes {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
-		}
-		if req.Body == nil || req.Body == http.NoBody {
-			return next(c)
-		}
-		body, err := readBody(c.Response(), req.Body)
-		if err != nil {
-			return err
-		}
-		if depth(body) > MaxDepth {
-			return ledger.Invalid("body", "is nested deeper than %d levels", MaxDepth)
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		return next(c)
-	}
-}
-
-// depth is how deeply a JSON text nests its arrays and objects (strings
-// are skipped; the text need not be valid).
-func depth(body []byte) int {
-	deepest, level, inString, escaped := 0, 0, false, false
-	for _, b := range body {
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && b == '\\':
-			escaped = true
-		case inString && b == '"':
-			inString = false
-		case inString:
-		case b == '"':
-			inString = true
-		case b == '[' || b == '{':
-			level++
-			deepest = max(deepest, level)
-		case b == ']' || b == '}':
-			level--
-		}
-	}
-	return deepest
-}
-
-// readBody reads a request body of at most MaxBodyBytes, mapping a larger
-// one to 413.
-func readBody(w http.ResponseWriter, r io.ReadCloser) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r, MaxBodyBytes))
-	var maxErr *http.MaxBytesError
-	if errors.As(err, &maxErr) {
-		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
-	}
-	return body, err
 }
 
 func jsonEncode(w io.Writer, v any) error {
