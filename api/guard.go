@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +26,9 @@ import (
 //  3. the body, read within MaxBodyBytes and the server's read timeout,
 //     and its nesting depth (limitBody);
 //  4. the contract, openapi.yaml (validateRequests).
+//
+// After a write that succeeded it tells the club's event streams to look
+// at the feed, so this instance's own changes reach them at once.
 func (s *Server) guard(need ledger.Role) echo.MiddlewareFunc {
 	validate := validateRequests(s.router)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
@@ -41,7 +45,11 @@ func (s *Server) guard(need ledger.Role) echo.MiddlewareFunc {
 				return ledger.Errorf(ledger.EFORBIDDEN, "this needs a %s key; yours is a %s key", need, actor.Role)
 			}
 			c.Set(actorKey, actor)
-			return checked(c)
+			err = checked(c)
+			if err == nil && c.Request().Method != http.MethodGet && c.Response().Status < 300 {
+				s.hubs.poke(actor.ClubID)
+			}
+			return err
 		}
 	}
 }

@@ -4,6 +4,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -21,17 +22,18 @@ import (
 
 // Server is the HTTP API over a ledger store.
 type Server struct {
-	svc     *ledger.Service
-	log     *slog.Logger
-	echo    *echo.Echo
-	router  routers.Router
-	now     func() time.Time
-	limiter *middleware.RateLimiterMemoryStore // nil: no limit
-	// failures limits failed authentications per key id and address.
+	svc      *ledger.Service
+	log      *slog.Logger
+	echo     *echo.Echo
+	router   routers.Router
+	now      func() time.Time
+	cfg      Config
+	limiter  *middleware.RateLimiterMemoryStore // nil: no limit
 	failures *authFailures
-	// notifier wakes event streams when another writer commits; without
-	// one they look for changes every keep-alive interval.
-	notifier ledger.Notifier
+	// hubs fan the change feed out to the event streams, streams counts
+	// and ends them.
+	hubs    *hubs
+	streams *streamLimits
 }
 
 // Config tunes the API.
@@ -40,8 +42,15 @@ type Config struct {
 	// average (bursts of twice that pass); 0 means no limit.
 	RateLimit int
 	// Notifier tells event streams about changes committed by any
-	// instance of the service (PostgreSQL LISTEN/NOTIFY).
+	// instance of the service (PostgreSQL LISTEN/NOTIFY); without one they
+	// see this instance's writes at once and others' every keep-alive.
 	Notifier ledger.Notifier
+	// StreamsPerKey and StreamsPerClub are how many event streams one key
+	// and one club may have open on this instance (0: the defaults).
+	StreamsPerKey, StreamsPerClub int
+	// ReplayLimit is how many events of backlog one stream request sends
+	// before it asks the client to reconnect (0: the default).
+	ReplayLimit int
 	// AuthFailures limits failed authentications (zero fields: the
 	// defaults, DefaultFailureLimits).
 	AuthFailures FailureLimits
@@ -64,8 +73,11 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	// The client's address is the connection's peer: the failed-auth limit
 	// counts by it, and a header would let a client choose it.
 	e.IPExtractor = echo.ExtractIPDirect()
-	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, notifier: cfg.Notifier,
-		failures: newAuthFailures(cfg.AuthFailures)}
+	cfg.StreamsPerKey = or(cfg.StreamsPerKey, DefaultStreamsPerKey)
+	cfg.StreamsPerClub = or(cfg.StreamsPerClub, DefaultStreamsPerClub)
+	cfg.ReplayLimit = or(cfg.ReplayLimit, DefaultReplayLimit)
+	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, cfg: cfg, failures: newAuthFailures(cfg.AuthFailures),
+		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub)}
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,
@@ -82,6 +94,12 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	s.routes()
 	return s, nil
 }
+
+// EndStreams ends every open event stream with a final `shutdown` event
+// and refuses new ones; it returns once they have ended or ctx has. A
+// shutdown calls it before it drains the other requests, which streams
+// would otherwise hold open until the drain gives up.
+func (s *Server) EndStreams(ctx context.Context) error { return s.streams.shutdown(ctx) }
 
 // ServeHTTP makes the server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }

@@ -25,9 +25,10 @@ type keyWatch struct {
 
 // clubKeys is what is known about one club's keys.
 type clubKeys struct {
-	mu     sync.Mutex // held while the keys are read, so one read serves all
-	loaded time.Time  // zero: read again before answering
-	active map[int64]bool
+	mu      sync.Mutex // held while the keys are read, so one read serves all
+	loaded  time.Time  // zero: read again before answering
+	active  map[int64]bool
+	changed chan struct{} // closed by the next change; nil: nobody waits
 }
 
 func newKeyWatch(ttl time.Duration) *keyWatch {
@@ -51,6 +52,10 @@ func (w *keyWatch) invalidate(clubID int64) {
 	c := w.club(clubID)
 	c.mu.Lock()
 	c.loaded = time.Time{}
+	if c.changed != nil {
+		close(c.changed)
+		c.changed = nil
+	}
 	c.mu.Unlock()
 }
 
@@ -63,7 +68,8 @@ func (s *Service) KeyActive(ctx context.Context, a Actor) (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := s.now()
-	if c.loaded.IsZero() || now.Sub(c.loaded) >= s.keys.ttl || now.Before(c.loaded) {
+	_, known := c.active[a.KeyID] // a key made since the last read (on another instance) is read too
+	if !known || c.loaded.IsZero() || now.Sub(c.loaded) >= s.keys.ttl || now.Before(c.loaded) {
 		keys, err := s.Clubs.ListKeys(ctx, a.ClubID)
 		if err != nil && c.active == nil {
 			return false, err
@@ -77,4 +83,17 @@ func (s *Service) KeyActive(ctx context.Context, a Actor) (bool, error) {
 		}
 	}
 	return c.active[a.KeyID], nil
+}
+
+// KeysChanged returns a channel that is closed when this instance next
+// changes a key of the club (creates, revokes or rotates one): a stream
+// waiting on it checks its key at once instead of at its next interval.
+func (s *Service) KeysChanged(clubID int64) <-chan struct{} {
+	c := s.keys.club(clubID)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.changed == nil {
+		c.changed = make(chan struct{})
+	}
+	return c.changed
 }
