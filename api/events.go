@@ -218,8 +218,8 @@ func (st *stream) replay(head int64) bool {
 			return false // the client reconnects with its Last-Event-ID
 		}
 		for _, ev := range events {
-			data, err := json.Marshal(ev)
-			if err != nil || !st.event(hubEvent{seq: ev.Change.Seq, kind: ev.Change.Kind, data: data}) {
+			he, err := newHubEvent(ev)
+			if err != nil || !st.event(he) {
 				return false
 			}
 		}
@@ -250,7 +250,7 @@ func (st *stream) keyActive() bool {
 // event writes one change.
 func (st *stream) event(ev hubEvent) bool {
 	st.last = ev.seq
-	return st.write(fmt.Sprintf("id: %d\nevent: %s\ndata: %s\n\n", ev.seq, ev.kind, ev.data))
+	return st.writeBytes(ev.frame)
 }
 
 // final writes the event that ends a stream: it carries no id, so the
@@ -271,13 +271,13 @@ func (st *stream) final(kind string, retry time.Duration, data map[string]any) {
 }
 
 // write sends text to the client within streamWriteTimeout.
-func (st *stream) write(text string) bool {
+func (st *stream) write(text string) bool { return st.writeBytes([]byte(text)) }
+
+func (st *stream) writeBytes(b []byte) bool {
 	w := st.c.Response()
 	_ = http.NewResponseController(w.Writer).SetWriteDeadline(time.Now().Add(streamWriteTimeout))
-	if _, err := w.Write([]byte(text)); err != nil {
-		return false
-	}
-	return true
+	_, err := w.Write(b)
+	return err == nil
 }
 
 func (st *stream) flush() bool {

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -53,11 +54,22 @@ type subscriber struct {
 	lagged chan struct{} // closed when the hub dropped it for falling behind
 }
 
-// hubEvent is one change as a stream sends it, encoded once.
+// hubEvent is one change as a stream sends it: its whole SSE frame,
+// encoded once for every stream.
 type hubEvent struct {
-	seq  int64
-	kind ledger.ChangeKind
-	data []byte
+	seq   int64
+	frame []byte
+}
+
+// newHubEvent encodes an event's frame: its id (the change number), its
+// kind and its data.
+func newHubEvent(ev ledger.Event) (hubEvent, error) {
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return hubEvent{}, err
+	}
+	frame := fmt.Appendf(nil, "id: %d\nevent: %s\ndata: %s\n\n", ev.Change.Seq, ev.Change.Kind, data)
+	return hubEvent{seq: ev.Change.Seq, frame: frame}, nil
 }
 
 func newHubs(svc *ledger.Service, notifier ledger.Notifier, log *slog.Logger) *hubs {
@@ -180,14 +192,12 @@ func (hs *hubs) pull(ctx context.Context, h *hub) {
 			}
 			return
 		}
-		encoded := make([]hubEvent, 0, len(events))
-		for _, ev := range events {
-			data, err := json.Marshal(ev)
-			if err != nil {
+		encoded := make([]hubEvent, len(events))
+		for i, ev := range events {
+			if encoded[i], err = newHubEvent(ev); err != nil {
 				hs.log.Error("event hub: encoding an event", "club", h.club, "seq", ev.Change.Seq, "err", err)
-				data = []byte(`{}`)
+				encoded[i], _ = newHubEvent(ledger.Event{Change: ledger.Change{Seq: ev.Change.Seq, Kind: ev.Change.Kind}})
 			}
-			encoded = append(encoded, hubEvent{seq: ev.Change.Seq, kind: ev.Change.Kind, data: data})
 		}
 		h.broadcast(events, encoded)
 		if len(events) < hubPage {
