@@ -140,7 +140,7 @@ func (st *stream) run(sub *subscriber, head int64) {
 			st.final("shutdown", shutdownRetry, map[string]any{"retry_ms": shutdownRetry.Milliseconds()})
 			return
 		case ev := <-sub.events:
-			if !st.keyActive() || !st.sendLive(sub, ev) {
+			if !st.sendLive(sub, ev) {
 				return
 			}
 		case <-sub.lagged:
@@ -165,10 +165,10 @@ func (st *stream) run(sub *subscriber, head int64) {
 }
 
 // sendLive writes ev and whatever else the hub has handed out already,
-// then flushes once.
+// checking the key before each, then flushes once.
 func (st *stream) sendLive(sub *subscriber, ev hubEvent) bool {
 	for {
-		if ev.seq > st.last && !st.event(ev) {
+		if ev.seq > st.last && (!st.keyActive() || !st.event(ev)) {
 			return false
 		}
 		select {
