@@ -18,11 +18,11 @@ type reads struct {
 	changes, hands, tables, standings, findKey atomic.Int64
 }
 
-// streamWork is the reads of a change's events: the feed, the hands, the
-// tables (for their state) and the standings.
-func (r *reads) streamWork() int64 {
-	return r.changes.Load() + r.hands.Load() + r.tables.Load() + r.standings.Load()
-}
+// eventData is the reads of what a change's events carry: the hands, the
+// tables (for their state) and the standings; pages are the reads of the
+// feed.
+func (r *reads) eventData() int64 { return r.hands.Load() + r.tables.Load() + r.standings.Load() }
+func (r *reads) pages() int64     { return r.changes.Load() }
 
 func (r *reads) reset() {
 	r.changes.Store(0)

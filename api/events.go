@@ -137,7 +137,7 @@ func (st *stream) run(sub *subscriber, head int64) {
 		case <-ctx.Done():
 			return
 		case <-st.s.streams.closing:
-			st.final("shutdown", shutdownRetry, map[string]any{"retry_ms": shutdownRetry.Milliseconds()})
+			st.shuttingDown()
 			return
 		case ev := <-sub.events:
 			if !st.sendLive(sub, ev) {
@@ -202,6 +202,12 @@ func (st *stream) replay(head int64) bool {
 	ctx := st.c.Request().Context()
 	sent := 0
 	for st.last < head {
+		select {
+		case <-st.s.streams.closing:
+			st.shuttingDown()
+			return false
+		default:
+		}
 		if !st.keyActive() {
 			return false
 		}
@@ -268,6 +274,12 @@ func (st *stream) final(kind string, retry time.Duration, data map[string]any) {
 	if st.write(msg) {
 		st.flush()
 	}
+}
+
+// shuttingDown sends the final event of a shutdown, with the delay after
+// which the client should reconnect.
+func (st *stream) shuttingDown() {
+	st.final("shutdown", shutdownRetry, map[string]any{"retry_ms": shutdownRetry.Milliseconds()})
 }
 
 // write sends text to the client within streamWriteTimeout.
