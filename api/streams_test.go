@@ -34,8 +34,9 @@ func ended(t *testing.T, events <-chan sse, within time.Duration) {
 }
 
 // streamAnswer opens a stream and returns its status, headers and, for
-// an error, its body; an open stream is closed at once.
-func streamAnswer(t *testing.T, url, key string) (int, http.Header, map[string]any) {
+// an error, its body (checked against openapi.yaml); an open stream is
+// closed at once.
+func streamAnswer(t *testing.T, e *env, url, key string) (int, http.Header, map[string]any) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -50,6 +51,9 @@ func streamAnswer(t *testing.T, url, key string) (int, http.Header, map[string]a
 		return 200, res.Header, nil
 	}
 	raw, _ := io.ReadAll(res.Body)
+	if err := api.ValidateResponse(context.Background(), e.router, req, res.StatusCode, res.Header, raw); err != nil {
+		t.Errorf("%s: response %d breaks openapi.yaml: %v", url, res.StatusCode, err)
+	}
 	var p map[string]any
 	json.Unmarshal(raw, &p)
 	return res.StatusCode, res.Header, p
@@ -104,20 +108,20 @@ func TestStreamLimits(t *testing.T) {
 	_, cancel1 := openStream(t, srv.URL+"/v1/events", reader, "")
 	_, cancel2 := openStream(t, fmt.Sprintf("%s/v1/tables/%d/events", srv.URL, ev.table), reader, "")
 	defer cancel2()
-	status, header, p := streamAnswer(t, srv.URL+"/v1/events", reader)
+	status, header, p := streamAnswer(t, e, srv.URL+"/v1/events", reader)
 	if status != 429 || header.Get("Retry-After") == "" || p["limit"] != 2.0 || !strings.HasPrefix(header.Get("Content-Type"), "application/problem+json") {
 		t.Errorf("a third stream of one key: %d, Retry-After %q, %v", status, header.Get("Retry-After"), p)
 	}
 	_, cancel3 := openStream(t, srv.URL+"/v1/events", e.admin, "")
 	defer cancel3()
-	if status, _, p := streamAnswer(t, srv.URL+"/v1/events", e.admin); status != 429 || p["limit"] != 3.0 {
+	if status, _, p := streamAnswer(t, e, srv.URL+"/v1/events", e.admin); status != 429 || p["limit"] != 3.0 {
 		t.Errorf("a fourth stream of the club: %d %v", status, p)
 	}
 	// A closed stream frees its place.
 	cancel1()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		status, _, _ := streamAnswer(t, srv.URL+"/v1/events", reader)
+		status, _, _ := streamAnswer(t, e, srv.URL+"/v1/events", reader)
 		if status == 200 {
 			break
 		}
