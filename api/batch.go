@@ -43,11 +43,11 @@ func (s *Server) recordBatch(c echo.Context) error {
 	if _, err := s.svc.FindTable(c.Request().Context(), actorOf(c), tableID); err != nil {
 		return err // a table that is not the club's is 404, not a batch of refusals
 	}
-	batch := make([]ledger.BatchHand, len(in.Hands))
+	batch := make([]ledger.NewHand, len(in.Hands))
 	for i, item := range in.Hands {
-		batch[i] = ledger.BatchHand{Hand: ledger.NewHand{
-			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts,
-		}, Idempotency: handIdempotency(item)}
+		batch[i] = ledger.NewHand{
+			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts, ClientID: item.ID,
+		}
 	}
 	outcomes, err := s.svc.RecordBatch(c.Request().Context(), actorOf(c), batch)
 	if err != nil {
@@ -70,29 +70,4 @@ func (s *Server) recordBatch(c echo.Context) error {
 		results[i] = r
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"results": results})
-}
-
-// handIdempotency makes a hand's client id its idempotency key: the same id
-// with the same hand replays, with another hand is refused.
-func handIdempotency(item batchItem) *ledger.Idempotency {
-	raw, _ := json.Marshal(struct {
-		SessionID int64           `json:"session_id"`
-		Number    int             `json:"number"`
-		Facts     json.RawMessage `json:"facts"`
-	}{item.SessionID, item.Number, canonicalJSON(item.Facts)})
-	return &ledger.Idempotency{Key: "hand:" + item.ID, Hash: hashBytes(raw), Field: "id"}
-}
-
-// canonicalJSON re-encodes a JSON value so that spelling (whitespace, key
-// order) does not change its hash.
-func canonicalJSON(raw json.RawMessage) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return raw
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return out
 }

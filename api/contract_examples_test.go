@@ -149,8 +149,8 @@ func (fx *contractFixture) scoreRequest(facts any) example {
 	return example{body: map[string]any{"preset": "", "options": map[string]any{}, "players": fx.players, "date": "2026-11-19", "facts": facts}}
 }
 
-// contractExamples holds a valid request for every operation with a body,
-// keyed by operationId.
+// contractExamples holds a valid request for every operation with a body
+// or a precondition, keyed by operationId.
 var contractExamples = map[string]func(fx *contractFixture) example{
 	"createKey": func(fx *contractFixture) example {
 		return example{body: map[string]any{"role": "reader", "label": "Tablet"}}
@@ -186,6 +186,10 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 	"tournamentRoundTimeUp": func(fx *contractFixture) example {
 		tr, _ := fx.newTournament(true)
 		return example{path: map[string]string{"tournamentID": id(tr)}}
+	},
+	"rotateKey": func(fx *contractFixture) example { // a revoked key gets no successor: a fresh one each time
+		k := fx.e.must(201, "POST", "/v1/keys", fx.key, map[string]any{"role": "reader", "label": fx.unique("Tafel")})
+		return example{path: map[string]string{"keyID": fmt.Sprint(k["id"])}}
 	},
 	"bookKitty": func(fx *contractFixture) example {
 		return example{body: map[string]any{"cents": -8000, "note": "Grillabend"}}

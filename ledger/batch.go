@@ -2,13 +2,6 @@ package ledger
 
 import "context"
 
-// BatchHand is one queued hand of an offline outbox with the
-// Idempotency-Key its client-chosen id makes.
-type BatchHand struct {
-	Hand        NewHand
-	Idempotency *Idempotency
-}
-
 // BatchOutcome is what became of one queued hand: recorded (Hand, and
 // Replayed when an earlier request had recorded it), refused (Err), or
 // not applied because an earlier hand of the batch was refused.
@@ -20,19 +13,19 @@ type BatchOutcome struct {
 }
 
 // RecordBatch records an offline outbox in order, each hand in its own
-// transaction (RecordHand). After a refused hand the rest are not
+// transaction (RecordHand) and keyed by its client id (ClientKey). After a refused hand the rest are not
 // applied. A failure of the store (EUNAVAILABLE, EINTERNAL) ends the
 // batch with that error: the client retries the whole batch, which the
 // hands' keys make safe. The recorded hands' texts come with names.
-func (s *Service) RecordBatch(ctx context.Context, a Actor, batch []BatchHand) ([]BatchOutcome, error) {
+func (s *Service) RecordBatch(ctx context.Context, a Actor, batch []NewHand) ([]BatchOutcome, error) {
 	out := make([]BatchOutcome, len(batch))
 	refused := false
-	for i, b := range batch {
+	for i, nh := range batch {
 		if refused {
 			out[i].NotApplied = true
 			continue
 		}
-		h, replayed, err := s.RecordHand(ctx, a, b.Hand, b.Idempotency)
+		h, replayed, err := s.RecordHand(ctx, a, nh, nil)
 		switch code := ErrorCode(err); {
 		case err == nil:
 			out[i].Hand, out[i].Replayed = h, replayed

@@ -153,6 +153,9 @@ func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *
 	if err := c.Validate(); err != nil {
 		return CorrectionResult{}, false, err
 	}
+	if err := s.mayCorrect(ctx, a, c); err != nil {
+		return CorrectionResult{}, false, err
+	}
 	var out CorrectionResult
 	var replayed bool
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
@@ -181,6 +184,38 @@ func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *
 	return out, replayed, err
 }
 
+// mayCorrect refuses a non-admin the correction of a hand of a closed
+// session before its Idempotency-Key is looked up, so a scorer who reuses
+// an admin's key never gets the replay of the admin's correction. A hand
+// that is not found is left to the flow to name; the flow checks the role
+// again under the table's lock.
+func (s *Service) mayCorrect(ctx context.Context, a Actor, c Correction) error {
+	if a.Role.Includes(RoleAdmin) {
+		return nil
+	}
+	h, err := s.Hands.FindHand(ctx, a.ClubID, c.TableID, c.Number)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sess, err := s.Tables.FindSession(ctx, a.ClubID, h.SessionID)
+	if err != nil {
+		return err
+	}
+	if !sess.Open() {
+		return closedSessionForbidden(c.Number)
+	}
+	return nil
+}
+
+// closedSessionForbidden is the refusal of a non-admin's correction of a
+// hand of a closed session.
+func closedSessionForbidden(number int) error {
+	return Errorf(EFORBIDDEN, "hand %d belongs to a closed session: only an admin may correct it", number)
+}
+
 // correct does the work of CorrectHand on a locked table.
 func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (CorrectionResult, error) {
 	hands, stateBefore, err := correctionRange(ctx, tx, t, c)
@@ -199,7 +234,7 @@ func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (Correc
 		return CorrectionResult{}, err
 	}
 	if !first.Open() && !a.Role.Includes(RoleAdmin) {
-		return CorrectionResult{}, Errorf(EFORBIDDEN, "hand %d belongs to a closed session: only an admin may correct it", c.Number)
+		return CorrectionResult{}, closedSessionForbidden(c.Number)
 	}
 	out := CorrectionResult{Rescored: []int{}, Settlements: []int64{}}
 	changed, err := rescoreFrom(ctx, tx, a, c, hands, stateBefore, sessions, &out)

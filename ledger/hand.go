@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -204,10 +205,14 @@ func CheckHandNumber(field string, n int) error {
 // table are numbered 1, 2, 3 … with no gap and no duplicate, and a request
 // expecting another number is ECONFLICT naming the current one. The bool
 // is true when an earlier identical request is replayed. The hand's texts
-// come with the players' names (Names).
+// come with the players' names (Names). A hand with a client id is keyed
+// by that id (ClientKey), not by idem.
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
+	}
+	if nh.ClientID != "" {
+		idem = nh.ClientKey()
 	}
 	key := ""
 	if idem != nil {
@@ -246,6 +251,20 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		}
 		// Another write came first: decide again from what it left.
 	}
+}
+
+// ClientKey is the idempotency of a hand with a client id: the id is the
+// key, and what makes the hand this hand (its session, number and facts,
+// however spelt) is the hash. The same id with the same hand replays it;
+// with another hand it is refused, naming id.
+func (nh NewHand) ClientKey() *Idempotency {
+	raw, _ := json.Marshal(struct {
+		SessionID int64           `json:"session_id"`
+		Number    int             `json:"number"`
+		Facts     json.RawMessage `json:"facts"`
+	}{nh.SessionID, nh.Number, CanonicalJSON(nh.Facts)})
+	sum := sha256.Sum256(raw)
+	return &Idempotency{Key: "hand:" + nh.ClientID, Hash: sum[:], Field: "id"}
 }
 
 // maxAttempts bounds how often a hand is decided again after losing a

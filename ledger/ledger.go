@@ -152,6 +152,10 @@ type NewHand struct {
 	// hand recorded first makes it a conflict instead of a duplicate.
 	Number int
 	Facts  json.RawMessage
+	// ClientID is the id an offline outbox gave the hand (optional). When
+	// set it is the hand's idempotency key, whatever Idempotency-Key came
+	// with it: the outbox retries under it.
+	ClientID string
 }
 
 // Standing is one player's total at a table or in a session.

@@ -176,6 +176,10 @@ type IdempotencyTx interface {
 
 // KeyTx holds a club's API keys.
 type KeyTx interface {
+	// LockKeys returns the club's keys, revoked ones included, and locks
+	// them until the transaction ends, so flows that change a club's keys
+	// run one after the other.
+	LockKeys(ctx context.Context) ([]APIKey, error)
 	InsertKey(ctx context.Context, k NewKey) (APIKey, error)
 	// RevokeKey marks a key revoked at `at`, unless it already is.
 	RevokeKey(ctx context.Context, keyID int64, at time.Time) (APIKey, error)

@@ -27,12 +27,13 @@ type Ports struct {
 // Service carries as fields.
 type Service struct {
 	Ports
-	now func() time.Time
+	now  func() time.Time
+	keys *keyWatch
 }
 
 // NewService returns the ledger's use-cases over the store's ports.
 func NewService(p Ports) *Service {
-	return &Service{Ports: p, now: time.Now}
+	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck)}
 }
 
 // WithClock returns a copy of s that reads the time from now (for tests).

@@ -193,15 +193,38 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	case <-ctx.Done():
 	}
+	return shutdown(srv, handler, errc, log)
+}
+
+// The shutdown's budget, well inside Docker's default stop timeout of
+// 10 s, with PostgreSQL's stop after it: the event streams get their final
+// event first, then the other requests drain.
+const (
+	streamsEndWithin = time.Second
+	drainWithin      = 3 * time.Second
+)
+
+// shutdown ends the event streams (each with `event: shutdown` and a
+// retry hint), then drains the requests in flight; connections still busy
+// after drainWithin are closed. serve's caller stops PostgreSQL after it.
+func shutdown(srv *http.Server, handler *api.Server, errc <-chan error, log *slog.Logger) error {
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return err
+	start := time.Now()
+	streamsCtx, cancelStreams := context.WithTimeout(context.Background(), streamsEndWithin)
+	defer cancelStreams()
+	if err := handler.EndStreams(streamsCtx); err != nil {
+		log.Warn("event streams still open at shutdown", "err", err)
+	}
+	drainCtx, cancelDrain := context.WithTimeout(context.Background(), drainWithin)
+	defer cancelDrain()
+	if err := srv.Shutdown(drainCtx); err != nil {
+		log.Warn("requests still running after the drain; closing their connections", "err", err)
+		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	log.Info("HTTP server stopped", "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -66,6 +66,19 @@ func (s *Store) ListKeys(_ context.Context, clubID int64) ([]ledger.APIKey, erro
 	})
 }
 
+// LockKeys returns the club's keys, oldest first; the store's lock already
+// serializes every transaction.
+func (t *tx) LockKeys(context.Context) ([]ledger.APIKey, error) {
+	var out []ledger.APIKey
+	for _, k := range t.d.keys {
+		if k.ClubID == t.club {
+			out = append(out, k.APIKey)
+		}
+	}
+	slices.SortFunc(out, func(a, b ledger.APIKey) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
 // InsertKey stores a new key of the club.
 func (t *tx) InsertKey(_ context.Context, nk ledger.NewKey) (ledger.APIKey, error) {
 	k := ledger.APIKey{ClubID: t.club, ID: t.next(), Role: nk.Role, Label: nk.Label, CreatedAt: t.now}
