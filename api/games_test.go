@@ -424,20 +424,24 @@ func TestDoppelkopfBockEvening(t *testing.T) {
 		if st["next_dealer"] != float64(g.p(h.nextDealer)) {
 			t.Errorf("hand %d: next dealer %v, want P%d = %d", n, st["next_dealer"], h.nextDealer, g.p(h.nextDealer))
 		}
-		preview := "no Bock games left, no round queued"
-		if h.left > 0 || h.queued > 0 {
-			preview = fmt.Sprintf("%d Bock %s left, %d %s queued",
-				h.left, map[bool]string{true: "game", false: "games"}[h.left == 1],
-				h.queued, map[bool]string{true: "round", false: "rounds"}[h.queued == 1])
+		var bock []string
+		if h.left > 0 {
+			bock = append(bock, fmt.Sprintf("noch %d %s", h.left, map[bool]string{true: "Bockspiel", false: "Bockspiele"}[h.left == 1]))
 		}
-		summary := g.want(fmt.Sprintf("next dealer: @%d; %s", h.nextDealer, preview))
+		if h.queued > 0 {
+			bock = append(bock, fmt.Sprintf("%d %s", h.queued, map[bool]string{true: "Bockrunde wartet", false: "Bockrunden warten"}[h.queued == 1]))
+		}
+		if len(bock) == 0 {
+			bock = []string{"kein Bock"}
+		}
+		summary := g.want(fmt.Sprintf("@%d gibt; %s", h.nextDealer, strings.Join(bock, ", ")))
 		if h.solos != "" {
 			var solos []string
 			for _, s := range strings.Fields(g.want(h.solos)) {
 				id, count, _ := strings.Cut(s, ":")
-				solos = append(solos, g.nameOf(id)+": "+count)
+				solos = append(solos, g.nameOf(id)+" "+count)
 			}
-			summary += "; solos this session: " + strings.Join(solos, ", ")
+			summary += "; Soli an diesem Abend: " + strings.Join(solos, ", ")
 		}
 		if st["summary"] != summary {
 			t.Errorf("hand %d: summary %q, want %q", n, st["summary"], summary)

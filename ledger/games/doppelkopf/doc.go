@@ -3,7 +3,8 @@
 // `house` (the seed's house rules, where announcements double) and `ddv`
 // (the DDV tournament valuation, where announcements add). The winner is
 // found by TSR 7.1 under both. The table remembers the next dealer, the
-// Bock rounds and the solos played per player in the current session.
+// Bock rounds and the solos played per player in the current session;
+// Engine.Preview shows that state as the next hand of a session finds it.
 //
 // TSR is the Turnier-Spielregeln of the Deutscher Doppelkopf-Verband, here
 // the newest version found: "TSR, Stand 21.02.2026"

@@ -66,7 +66,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 		t.Errorf("hand 1: events %v, want none", res.Events)
 	}
 	wantState(t, 1, st, 1, 1, 2, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13}, map[int64]int{})
-	if st.Summary != "Partie 1: 1 von 3 Spielen gespielt" {
+	if st.Summary != "Partie 1: 1 von 3 Spielen gespielt; Stand: {{player:1}} +20, {{player:2}} -10, {{player:3}} +3, {{player:4}} -13" {
 		t.Errorf("hand 1: summary %q", st.Summary)
 	}
 
@@ -75,7 +75,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 		t.Errorf("hand 2: events %v, want none", res.Events)
 	}
 	wantState(t, 2, st, 1, 2, 1, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13}, map[int64]int{})
-	if st.Summary != "Partie 1: 2 von 3 Spielen gespielt" {
+	if st.Summary != "Partie 1: 2 von 3 Spielen gespielt; Stand: {{player:1}} +20, {{player:2}} -10, {{player:3}} +3, {{player:4}} -13" {
 		t.Errorf("hand 2: summary %q", st.Summary)
 	}
 
@@ -93,7 +93,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 	if !slices.Equal(st.LastWinners, []int64{nord}) {
 		t.Errorf("hand 3: last winners %v, want [1]", st.LastWinners)
 	}
-	if st.Summary != "Partie 2: 0 von 3 Spielen gespielt" {
+	if st.Summary != "Partie 1 gewonnen von {{player:1}}; Partie 2: 0 von 3 Spielen gespielt" {
 		t.Errorf("hand 3: summary %q", st.Summary)
 	}
 	// The stored state has an empty balance object, not null.
@@ -199,7 +199,7 @@ func TestHandsPerMatchLoweredMidMatch(t *testing.T) {
 	tb := newTable(t, "")
 	tb.play(exampleA())
 	_, st := tb.play(exampleA())
-	if st.HandsLeft != 6 || st.Summary != "Partie 1: 2 von 8 Spielen gespielt" {
+	if st.HandsLeft != 6 || st.Summary != "Partie 1: 2 von 8 Spielen gespielt; Stand: {{player:1}} +40, {{player:2}} -20, {{player:3}} +6, {{player:4}} -26" {
 		t.Errorf("after 2 of 8: left %d, summary %q", st.HandsLeft, st.Summary)
 	}
 	tb.rules = gamestest.MustRules(t, Engine{}, "", `{"hands_per_match":2}`)
