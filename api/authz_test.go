@@ -65,6 +65,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		table := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d", ev.table), e.admin, nil)
 		return ev.hands(), ev.hand(int(table["hands"].(float64)) + 1)
 	}
+	undoLast := func() (string, any) { // a hand of its own to take back
+		path, body := nextHand()
+		h := e.must(201, "POST", path, e.admin, body)
+		return fmt.Sprintf("%s/%v/undo", ev.hands(), h["number"]), nil
+	}
 	throwawayKey := func(action string) func() (string, any) {
 		return func() (string, any) {
 			k := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "reader"})
@@ -97,20 +102,23 @@ func TestAuthorizationMatrix(t *testing.T) {
 	e.must(201, "POST", tournament+"/rounds", e.admin, map[string]any{"seatings": []map[string]any{{"table": trTable, "players": p}}})
 
 	matrix := map[string]route{
-		"GET /healthz":                            {"", 200, false, fixed("/healthz", nil)},
-		"GET /readyz":                             {"", 200, false, fixed("/readyz", nil)},
-		"GET /v1/club":                            {"reader", 200, false, fixed("/v1/club", nil)},
-		"GET /v1/keys":                            {"admin", 200, false, fixed("/v1/keys", nil)},
-		"POST /v1/keys":                           {"admin", 201, false, fixed("/v1/keys", map[string]any{"role": "reader"})},
-		"POST /v1/keys/{keyID}/revoke":            {"admin", 200, true, throwawayKey("revoke")},
-		"POST /v1/keys/{keyID}/rotate":            {"admin", 201, true, throwawayKey("rotate")},
-		"GET /v1/players":                         {"reader", 200, false, fixed("/v1/players", nil)},
+		"GET /healthz":                 {"", 200, false, fixed("/healthz", nil)},
+		"GET /readyz":                  {"", 200, false, fixed("/readyz", nil)},
+		"GET /v1/club":                 {"reader", 200, false, fixed("/v1/club", nil)},
+		"GET /v1/keys":                 {"admin", 200, false, fixed("/v1/keys", nil)},
+		"POST /v1/keys":                {"admin", 201, false, fixed("/v1/keys", map[string]any{"role": "reader"})},
+		"POST /v1/keys/{keyID}/revoke": {"admin", 200, true, throwawayKey("revoke")},
+		"POST /v1/keys/{keyID}/rotate": {"admin", 201, true, throwawayKey("rotate")},
+		"GET /v1/players":              {"reader", 200, false, fixed("/v1/players", nil)},
+		"GET /v1/players/{playerID}":   {"reader", 200, true, fixed(fmt.Sprintf("/v1/players/%d", ev.players[0]), nil)},
+		"POST /v1/tables/{tableID}/hands/{number}/undo": {"scorer", 200, true, undoLast},
 		"POST /v1/players":                        {"scorer", 201, false, func() (string, any) { return "/v1/players", map[string]any{"name": unique("Gast")} }},
 		"GET /v1/tables":                          {"reader", 200, false, fixed("/v1/tables", nil)},
 		"POST /v1/tables":                         {"admin", 201, false, func() (string, any) { return "/v1/tables", map[string]any{"name": unique("Tisch"), "game": "saukopf"} }},
 		"GET /v1/tables/{tableID}":                {"reader", 200, true, fixed(table, nil)},
 		"GET /v1/tables/{tableID}/standings":      {"reader", 200, true, fixed(table+"/standings", nil)},
 		"GET /v1/tables/{tableID}/sessions":       {"reader", 200, true, fixed(table+"/sessions", nil)},
+		"GET /v1/sessions":                        {"reader", 200, false, fixed("/v1/sessions?open=true", nil)},
 		"GET /v1/tables/{tableID}/hands":          {"reader", 200, true, fixed(hands, nil)},
 		"POST /v1/tables/{tableID}/hands":         {"scorer", 201, true, nextHand},
 		"GET /v1/tables/{tableID}/hands/{number}": {"reader", 200, true, fixed(hands+"/1", nil)},

@@ -187,6 +187,10 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 		tr, _ := fx.newTournament(true)
 		return example{path: map[string]string{"tournamentID": id(tr)}}
 	},
+	"undoHand": func(fx *contractFixture) example { // a hand of its own to take back
+		h := fx.e.must(201, "POST", fx.now.hands(), fx.key, fx.nextHand())
+		return example{path: map[string]string{"number": fmt.Sprint(h["number"])}}
+	},
 	"rotateKey": func(fx *contractFixture) example { // a revoked key gets no successor: a fresh one each time
 		k := fx.e.must(201, "POST", "/v1/keys", fx.key, map[string]any{"role": "reader", "label": fx.unique("Tafel")})
 		return example{path: map[string]string{"keyID": fmt.Sprint(k["id"])}}

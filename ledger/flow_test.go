@@ -604,3 +604,38 @@ func TestEventsCarryTheHandStandingsAndState(t *testing.T) {
 		t.Errorf("a page of one after hand 1: %+v", page)
 	}
 }
+
+// TestUndoTakesBackTheLastHandThatCounts: the last hand is voided and the
+// table's next hand is what it was before it; undoing it again changes
+// nothing; only the last counting hand of an open session can be undone.
+func TestUndoTakesBackTheLastHandThatCounts(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	c.play(3)
+	before, err := c.svc.FindTable(ctx, c.admin, c.table.ID)
+	c.must(err)
+	c.play2From(4)
+	res, replayed, err := c.svc.UndoHand(ctx, c.scorer, c.table.ID, 4)
+	c.must(err)
+	if replayed || !res.Hand.Void || res.Hand.Reason != ledger.UndoReason {
+		t.Errorf("undo of hand 4: replayed %v, void %v, reason %q", replayed, res.Hand.Void, res.Hand.Reason)
+	}
+	if !ledger.SameState(res.NextHand, before.NextHand) {
+		t.Errorf("the next hand after the undo is\n%s\nwant the one before hand 4\n%s", res.NextHand, before.NextHand)
+	}
+	again, replayed, err := c.svc.UndoHand(ctx, c.scorer, c.table.ID, 4)
+	c.must(err)
+	if !replayed || again.Hand.Revision != res.Hand.Revision {
+		t.Errorf("undoing hand 4 again: replayed %v, revision %d, want %d", replayed, again.Hand.Revision, res.Hand.Revision)
+	}
+	_, _, err = c.svc.UndoHand(ctx, c.scorer, c.table.ID, 2)
+	if e := wantCode(t, "undoing hand 2 before hand 3", err, ledger.ECONFLICT); e.Extra["last_hand"] != 3 {
+		t.Errorf("the refusal names hand %v, want 3", e.Extra["last_hand"])
+	}
+	_, _, err = c.svc.UndoHand(ctx, c.scorer, c.table.ID, 9)
+	wantCode(t, "undoing a hand not recorded", err, ledger.ENOTFOUND)
+	_, err = c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	_, _, err = c.svc.UndoHand(ctx, c.admin, c.table.ID, 3)
+	wantCode(t, "undoing a hand of a closed session", err, ledger.ECONFLICT)
+}

@@ -80,9 +80,9 @@ func ScoreHand(t Table, s Session, facts json.RawMessage) (score.Result, error) 
 	})
 }
 
-// Preview scores a hand without storing anything: the stateless score
+// ScoreDraft scores a hand without storing anything: the stateless score
 // endpoint. The rules are resolved from preset and options.
-func Preview(game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, json.RawMessage, error) {
+func ScoreDraft(game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, json.RawMessage, error) {
 	rules, err := ResolveRules(game, preset, options)
 	if err != nil {
 		return score.Result{}, nil, err
@@ -350,11 +350,11 @@ func (s *Service) HandRevisions(ctx context.Context, a Actor, tableID int64, num
 	return n.Revisions(revs), nil
 }
 
-// Preview scores a hand without storing anything, as the package's
-// Preview, and renders its texts with the names of the club's players
+// ScoreDraft scores a hand without storing anything, as the package's
+// ScoreDraft, and renders its texts with the names of the club's players
 // among the ids the request gives.
-func (s *Service) Preview(ctx context.Context, a Actor, game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, error) {
-	res, _, err := Preview(game, preset, options, seated, date, state, facts)
+func (s *Service) ScoreDraft(ctx context.Context, a Actor, game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, error) {
+	res, _, err := ScoreDraft(game, preset, options, seated, date, state, facts)
 	if err != nil {
 		return res, err
 	}

@@ -88,10 +88,17 @@ type Table struct {
 	// SettleMode is how the evening's money changes hands.
 	SettleMode SettleMode `json:"settle_mode"`
 	// MatchLossCents is what each loser of a Klaberjass match pays.
-	MatchLossCents int64           `json:"match_loss_cents"`
-	Hands          int             `json:"hands"`
-	State          json.RawMessage `json:"state"`
-	CreatedAt      time.Time       `json:"created_at"`
+	MatchLossCents int64 `json:"match_loss_cents"`
+	Hands          int   `json:"hands"`
+	// State is what the last hand left (a new table's is its NextHand).
+	State json.RawMessage `json:"state"`
+	// OpenSessionID is the session hands are recorded in now, if any.
+	OpenSessionID *int64 `json:"open_session_id"`
+	// NextHand is the state as the next hand will find it (the engine's
+	// preview): with the open session's seating and date when there is
+	// one. Filled by the service's reads.
+	NextHand  json.RawMessage `json:"next_hand,omitempty"`
+	CreatedAt time.Time       `json:"created_at"`
 	// Version counts the writes that change what the next hand is scored
 	// from; recording a hand expects the version it was decided from.
 	Version int64 `json:"-"`
@@ -116,6 +123,9 @@ type Session struct {
 	Seating  []int64    `json:"seating"`
 	OpenedAt time.Time  `json:"opened_at"`
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
+	// NextHand is, while the session is open, the table's state as its
+	// next hand will find it. Filled by the service's reads.
+	NextHand json.RawMessage `json:"next_hand,omitempty"`
 }
 
 // Open reports whether hands may still be recorded in the session.
@@ -142,6 +152,18 @@ type Hand struct {
 	// was corrected or voided, or which correction re-scored it); empty as
 	// recorded.
 	Reason string `json:"reason,omitempty"`
+}
+
+// MarshalJSON adds to the hand's fields who dealt it and who played it
+// (the result's, as the engine resolved them when the facts left them
+// out).
+func (h Hand) MarshalJSON() ([]byte, error) {
+	type plain Hand
+	return json.Marshal(struct {
+		plain
+		Dealer  int64   `json:"dealer,omitempty"`
+		Players []int64 `json:"players,omitempty"`
+	}{plain(h), h.Result.Dealer, h.Result.Players})
 }
 
 // NewHand is a hand to record.

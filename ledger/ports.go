@@ -28,6 +28,7 @@ type ClubStore interface {
 // PlayerStore holds a club's players.
 type PlayerStore interface {
 	ListPlayers(ctx context.Context, clubID int64) ([]Player, error)
+	FindPlayer(ctx context.Context, clubID, id int64) (Player, error)
 }
 
 // TableStore holds a club's tables and their sessions, with the running
@@ -39,8 +40,9 @@ type TableStore interface {
 	// player, unordered.
 	TableStandings(ctx context.Context, clubID, tableID int64) ([]Standing, error)
 	FindSession(ctx context.Context, clubID, id int64) (Session, error)
-	// ListSessions returns a table's sessions, newest first.
-	ListSessions(ctx context.Context, clubID, tableID int64) ([]Session, error)
+	// ListSessions returns the club's sessions in the filter, oldest
+	// first (the filter is valid).
+	ListSessions(ctx context.Context, clubID int64, f SessionFilter) ([]Session, error)
 	SessionStandings(ctx context.Context, clubID, sessionID int64) ([]Standing, error)
 	// SessionsOn returns the club's sessions of a date, oldest first.
 	SessionsOn(ctx context.Context, clubID int64, date string) ([]Session, error)

@@ -44,7 +44,7 @@ func (nt *NewTable) Validate() (rules json.RawMessage, preset string, err error)
 }
 
 // CreateTable creates a table with its resolved rule set; table names are
-// unique per club.
+// unique per club. The table comes back as FindTable reads it.
 func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *Idempotency) (Table, bool, error) {
 	rules, preset, err := nt.Validate()
 	if err != nil {
@@ -75,13 +75,21 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 		}
 		return remember(ctx, tx, idem, KindTable, t.ID)
 	})
+	if err != nil {
+		return t, replayed, err
+	}
+	t, err = s.FindTable(ctx, a, t.ID)
 	return t, replayed, err
 }
 
-// FindTable returns a table of the actor's club, its state's summary
-// with the players' names.
+// FindTable returns a table of the actor's club with its open session and
+// its next hand, texts with the players' names.
 func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, error) {
 	t, err := s.Tables.FindTable(ctx, a.ClubID, id)
+	if err != nil {
+		return t, err
+	}
+	open, err := s.openSessions(ctx, a.ClubID, id)
 	if err != nil {
 		return t, err
 	}
@@ -89,8 +97,7 @@ func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, erro
 	if err != nil {
 		return t, err
 	}
-	t.State = n.State(t.State)
-	return t, nil
+	return withNextHand(t, open[id], n)
 }
 
 // TableStandings returns every player's total at a table, best first.
@@ -116,19 +123,25 @@ func SortStandings(list []Standing) []Standing {
 	return list
 }
 
-// ListTables returns the club's tables by name, their states' summaries
-// with the players' names.
+// ListTables returns the club's tables by name, each with its open
+// session and its next hand, texts with the players' names.
 func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
 	list, err := s.Tables.ListTables(ctx, a.ClubID)
 	if err != nil {
 		return list, err
 	}
+	open, err := s.openSessions(ctx, a.ClubID, 0)
+	if err != nil {
+		return nil, err
+	}
 	n, err := s.names(ctx, a.ClubID)
 	if err != nil {
 		return nil, err
 	}
-	for i := range list {
-		list[i].State = n.State(list[i].State)
+	for i, t := range list {
+		if list[i], err = withNextHand(t, open[t.ID], n); err != nil {
+			return nil, err
+		}
 	}
 	return list, nil
 }

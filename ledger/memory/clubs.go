@@ -114,9 +114,18 @@ func (s *Store) ListPlayers(_ context.Context, clubID int64) ([]ledger.Player, e
 }
 
 // FindPlayer returns a player of the club.
+func (s *Store) FindPlayer(_ context.Context, clubID, id int64) (ledger.Player, error) {
+	return read(s, func(d *data) (ledger.Player, error) { return d.player(clubID, id) })
+}
+
+// FindPlayer returns a player of the club.
 func (t *tx) FindPlayer(_ context.Context, id int64) (ledger.Player, error) {
-	p, ok := t.d.players[id]
-	if !ok || p.club != t.club {
+	return t.d.player(t.club, id)
+}
+
+func (d *data) player(clubID, id int64) (ledger.Player, error) {
+	p, ok := d.players[id]
+	if !ok || p.club != clubID {
 		return ledger.Player{}, notFound("player %d", id)
 	}
 	return p.Player, nil

@@ -120,10 +120,18 @@ func (d *data) session(clubID, id int64) (ledger.Session, error) {
 	return s.Session, nil
 }
 
-// ListSessions returns a table's sessions, newest first.
-func (s *Store) ListSessions(_ context.Context, clubID, tableID int64) ([]ledger.Session, error) {
+// ListSessions returns the club's sessions in the filter, oldest first.
+func (s *Store) ListSessions(_ context.Context, clubID int64, f ledger.SessionFilter) ([]ledger.Session, error) {
 	return read(s, func(d *data) ([]ledger.Session, error) {
-		return d.sessionsWhere(clubID, func(x ledger.Session) bool { return x.TableID == tableID }, -1), nil
+		list := d.sessionsWhere(clubID, func(x ledger.Session) bool {
+			return x.ID > f.Page.After && (f.TableID == 0 || x.TableID == f.TableID) &&
+				(f.From == "" || x.Date >= f.From) && (f.To == "" || x.Date <= f.To) &&
+				(f.Open == nil || x.Open() == *f.Open)
+		}, 1)
+		if f.Page.Limit > 0 && len(list) > f.Page.Limit {
+			list = list[:f.Page.Limit]
+		}
+		return list, nil
 	})
 }
 

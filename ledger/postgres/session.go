@@ -19,9 +19,15 @@ func (t *tx) Session(ctx context.Context, id int64) (ledger.Session, error) {
 	return findSession(ctx, t, t.club, id)
 }
 
-// ListSessions returns a table's sessions, newest first.
-func (s *Store) ListSessions(ctx context.Context, clubID, tableID int64) ([]ledger.Session, error) {
-	return collectSessions(ctx, s.pool, selectSession+` WHERE s.club_id = $1 AND s.table_id = $2 ORDER BY s.session_id DESC`, clubID, tableID)
+// ListSessions returns the club's sessions in the filter, oldest first.
+func (s *Store) ListSessions(ctx context.Context, clubID int64, f ledger.SessionFilter) ([]ledger.Session, error) {
+	return collectSessions(ctx, s.pool, selectSession+`
+		WHERE s.club_id = $1 AND s.session_id > $2
+		  AND ($3 = 0 OR s.table_id = $3)
+		  AND ($4 = '' OR s.date >= $4::date) AND ($5 = '' OR s.date <= $5::date)
+		  AND ($6::boolean IS NULL OR (s.closed_at IS NULL) = $6)
+		ORDER BY s.session_id
+		LIMIT nullif($7, 0)`, clubID, f.Page.After, f.TableID, f.From, f.To, f.Open, f.Page.Limit)
 }
 
 // SessionsOn returns the club's sessions of a date, oldest first.
