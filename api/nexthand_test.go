@@ -67,6 +67,17 @@ func TestAFiveEveningShowsWhoDealsBeforeTheFirstHand(t *testing.T) {
 		t.Errorf("undoing hand 1 before hand 3: %d %s", res.status, res.body)
 	}
 
+	// The standings count the hands played and sat out; the undone hand 2
+	// counts for nobody.
+	want := map[int64][2]float64{anna: {1, 1}, bernd: {1, 1}, clara: {2, 0}, dieter: {2, 0}, emil: {2, 0}}
+	for _, st := range e.must(200, "GET", fmt.Sprintf("/v1/sessions/%v/standings", sess["id"]), e.admin, nil)["standings"].([]any) {
+		st := st.(map[string]any)
+		id := int64(st["player"].(float64))
+		if got := [2]float64{st["hands"].(float64), st["sat_out"].(float64)}; got != want[id] {
+			t.Errorf("player %d played and sat out %v hands, want %v", id, got, want[id])
+		}
+	}
+
 	// A new evening of four: nobody sits out, the next dealer (Clara) is seated.
 	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%v/close", sess["id"]), e.admin, nil)
 	if res := e.call("POST", table+"/hands/3/undo", e.admin, nil); res.status != 409 || !strings.Contains(string(res.body), "closed") {

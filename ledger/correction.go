@@ -332,6 +332,7 @@ func revise(h Hand, sess Session, c Correction, corrected bool, stateBefore json
 		return rev, err
 	}
 	rev.Diffs = PointDiffs(h.Result, rev.Result)
+	rev.Attendance = AttendanceDiffs(AttendanceOf(h.Result, h.Void), AttendanceOf(rev.Result, rev.Void))
 	if !rev.Void {
 		rev.Stats = StatsOf(rev.Result)
 	}

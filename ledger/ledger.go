@@ -185,7 +185,13 @@ type Standing struct {
 	Player int64        `json:"player"`
 	Name   string       `json:"name"`
 	Points score.Points `json:"points"`
-	Hands  int          `json:"hands"`
+	// Hands counts the hands he played, SatOut those he sat out (a redeal
+	// and a voided hand count for neither).
+	Hands  int `json:"hands"`
+	SatOut int `json:"sat_out"`
+	// Entries counts the hands with an entry of his, whatever they were:
+	// what a settlement reports as his hands.
+	Entries int `json:"-"`
 }
 
 // Idempotency makes a write safe to retry: the same key and request hash

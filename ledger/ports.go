@@ -302,6 +302,9 @@ type HandRecord struct {
 	RecordedBy int64
 	// Stats are the hand's statistics rows (StatsOf).
 	Stats []HandStat
+	// Attendance is who played and who sat out (AttendanceOf), for the
+	// running totals.
+	Attendance []Attendance
 	// Idempotency is remembered with the hand, when given.
 	Idempotency *Idempotency
 	Change      NewChange
@@ -321,8 +324,11 @@ type RevisionRecord struct {
 	Diffs      []score.PlayerPoints
 	RecordedBy int64
 	// Stats replace the hand's statistics rows (none for a void hand).
-	Stats  []HandStat
-	Change NewChange
+	Stats []HandStat
+	// Attendance moves the running totals' hands played and sat out
+	// (AttendanceDiffs to the current revision).
+	Attendance []Attendance
+	Change     NewChange
 }
 
 // SettlementRecord is a settlement version to store.

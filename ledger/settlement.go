@@ -183,7 +183,7 @@ func Settle(in SettleInput) (Settlement, error) {
 	points := make(map[int64]score.Points, len(players))
 	hands := make(map[int64]int, len(players))
 	for _, s := range in.Standings {
-		points[s.Player], hands[s.Player] = s.Points, s.Hands
+		points[s.Player], hands[s.Player] = s.Points, s.Entries
 	}
 	exact := make([]score.Points, len(players))
 	for i, id := range players {

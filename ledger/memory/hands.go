@@ -134,6 +134,7 @@ func (t *tx) appendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 		t.addTotal(t.d.tableTotals, h.TableID, p, 1)
 		t.addTotal(t.d.sessTotals, h.SessionID, p, 1)
 	}
+	t.addAttendance(h.TableID, h.SessionID, r.Attendance)
 	tb := t.d.tables[h.TableID]
 	tb.Hands, tb.State, tb.Version = h.Number, r.Result.State, tb.Version+1
 	put(t, t.d.tables, h.TableID, tb)
@@ -154,6 +155,22 @@ func (t *tx) addTotal(totals map[totalKey]total, owner int64, p score.PlayerPoin
 	put(t, totals, k, tot)
 }
 
+// addAttendance moves the hands played and sat out of a table's and a
+// session's totals.
+func (t *tx) addAttendance(tableID, sessionID int64, list []ledger.Attendance) {
+	for _, a := range list {
+		for _, k := range []struct {
+			totals map[totalKey]total
+			owner  int64
+		}{{t.d.tableTotals, tableID}, {t.d.sessTotals, sessionID}} {
+			key := totalKey{k.owner, a.Player}
+			tot := k.totals[key]
+			tot.played, tot.satOut = tot.played+a.Played, tot.satOut+a.SatOut
+			put(t, k.totals, key, tot)
+		}
+	}
+}
+
 // AppendRevision stores a hand's next revision and moves the totals.
 func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error {
 	h, ok := t.d.hands[r.Hand.ID]
@@ -172,6 +189,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 		t.addTotal(t.d.tableTotals, h.TableID, p, 0)
 		t.addTotal(t.d.sessTotals, r.Session.ID, p, 0)
 	}
+	t.addAttendance(h.TableID, r.Session.ID, r.Attendance)
 	t.indexHand(h.Hand, r.Session, r.Stats)
 	return t.RecordChange(ctx, r.Change)
 }

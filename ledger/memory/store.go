@@ -194,8 +194,9 @@ type tableNumber struct {
 type totalKey struct{ owner, player int64 }
 
 type total struct {
-	points score.Points
-	hands  int
+	points         score.Points
+	hands          int // hands with an entry
+	played, satOut int
 }
 
 type settlementRow struct {

@@ -97,7 +97,8 @@ func (d *data) standings(totals map[totalKey]total, clubID, owner int64) []ledge
 		if k.owner != owner || !ok || p.club != clubID {
 			continue
 		}
-		out = append(out, ledger.Standing{Player: k.player, Name: p.Name, Points: tot.points, Hands: tot.hands})
+		out = append(out, ledger.Standing{Player: k.player, Name: p.Name, Points: tot.points,
+			Hands: tot.played, SatOut: tot.satOut, Entries: tot.hands})
 	}
 	return out
 }

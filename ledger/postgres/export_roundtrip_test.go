@@ -600,8 +600,8 @@ func TestExportCoversTheSchema(t *testing.T) {
 		// Rebuilt on import from the hands' and revisions' results and the
 		// latest settlements.
 		"entries":        "club_id entry_id hand_id table_id session_id player_id num den revision",
-		"table_totals":   "club_id table_id player_id num den hands",
-		"session_totals": "club_id session_id player_id num den hands",
+		"table_totals":   "club_id table_id player_id num den hands played sat_out",
+		"session_totals": "club_id session_id player_id num den hands played sat_out",
 		"stat_hands":     "club_id hand_id player_id session_id table_id game date number num den outcome sat_out present party stat_keys stat_counts",
 		"stat_open":      "club_id session_id table_id game date",
 		"stat_sessions":  "club_id session_id player_id table_id game date hands won lost sat_out num den last_number win_first loss_first win_last loss_last win_best loss_best",

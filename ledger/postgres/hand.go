@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -95,7 +96,7 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table')`,
 		clubID, h.TableID, h.Number, res.State, r.Table.Version)
 	queueInsertHand(b, clubID, r, stored).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID, &h.RecordedAt) })
-	queueTotals(b, clubID, h, players, nums, dens)
+	queueTotals(b, clubID, h, players, nums, dens, r.Attendance)
 	queueChange(b, clubID, r.Change)
 	err = send(ctx, s.pool, b)
 	if isStale(err) {
@@ -150,24 +151,36 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []b
 }
 
 // queueTotals queues the moves of the table's and the session's running
-// totals by a new hand's points.
-func queueTotals(b *pgx.Batch, clubID int64, h ledger.Hand, players, nums, dens []int64) {
-	b.Queue(`
-		INSERT INTO table_totals AS t (club_id, table_id, player_id, num, den, hands)
-		SELECT $1, $2, e.player, e.num, e.den, 1
-		FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS e(player, num, den)
-		ON CONFLICT (club_id, table_id, player_id) DO UPDATE
-		SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
-		    hands = t.hands + 1`,
-		clubID, h.TableID, players, nums, dens)
-	b.Queue(`
-		INSERT INTO session_totals AS t (club_id, session_id, player_id, num, den, hands)
-		SELECT $1, $2, e.player, e.num, e.den, 1
-		FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS e(player, num, den)
-		ON CONFLICT (club_id, session_id, player_id) DO UPDATE
-		SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
-		    hands = t.hands + 1`,
-		clubID, h.SessionID, players, nums, dens)
+// totals by a new hand's points and who played and sat it out.
+func queueTotals(b *pgx.Batch, clubID int64, h ledger.Hand, players, nums, dens []int64, att []ledger.Attendance) {
+	played, satOut := attendanceColumns(players, att)
+	for _, q := range []struct {
+		table, owner string
+		id           int64
+	}{
+		{"table_totals", "table_id", h.TableID}, {"session_totals", "session_id", h.SessionID},
+	} {
+		b.Queue(`
+			INSERT INTO `+q.table+` AS t (club_id, `+q.owner+`, player_id, num, den, hands, played, sat_out)
+			SELECT $1, $2, e.player, e.num, e.den, 1, e.played, e.sat_out
+			FROM unnest($3::bigint[], $4::bigint[], $5::bigint[], $6::integer[], $7::integer[]) AS e(player, num, den, played, sat_out)
+			ON CONFLICT (club_id, `+q.owner+`, player_id) DO UPDATE
+			SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
+			    hands = t.hands + 1, played = t.played + excluded.played, sat_out = t.sat_out + excluded.sat_out`,
+			clubID, q.id, players, nums, dens, played, satOut)
+	}
+}
+
+// attendanceColumns lines up who played and sat out with the players of
+// the entries (a player without attendance counts 0 and 0).
+func attendanceColumns(players []int64, att []ledger.Attendance) (played, satOut []int32) {
+	played, satOut = make([]int32, len(players)), make([]int32, len(players))
+	for _, a := range att {
+		if i := slices.Index(players, a.Player); i >= 0 {
+			played[i], satOut[i] = int32(a.Played), int32(a.SatOut)
+		}
+	}
+	return played, satOut
 }
 
 // pointColumns splits players' points into the columns of entries.

@@ -66,6 +66,9 @@ func (t importTx) Complete(ctx context.Context, d *backup.Document) error {
 	if err := importStats(ctx, t.Tx, d); err != nil {
 		return err
 	}
+	if err := rebuildAttendance(ctx, t.Tx, d.Club.ID); err != nil {
+		return err
+	}
 	if err := importTournaments(ctx, t.Tx, d); err != nil {
 		return err
 	}

@@ -51,6 +51,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 			WHERE t.club_id = $1 AND t.session_id = $2 AND t.player_id = e.player`,
 			t.club, r.Session.ID, players, nums, dens)
 	}
+	queueAttendance(b, t.club, h.TableID, r.Session.ID, r.Attendance)
 	queueChange(b, t.club, r.Change)
 	if err := send(ctx, t, b); err != nil {
 		return err
@@ -89,4 +90,26 @@ func (s *Store) HandRevisions(ctx context.Context, clubID, tableID int64, number
 		return rev, err
 	})
 	return list, mapError(err)
+}
+
+// queueAttendance queues the moves of the table's and the session's hands
+// played and sat out by a revision's differences.
+func queueAttendance(b *pgx.Batch, clubID, tableID, sessionID int64, diffs []ledger.Attendance) {
+	if len(diffs) == 0 {
+		return
+	}
+	players, played, satOut := make([]int64, len(diffs)), make([]int32, len(diffs)), make([]int32, len(diffs))
+	for i, d := range diffs {
+		players[i], played[i], satOut[i] = d.Player, int32(d.Played), int32(d.SatOut)
+	}
+	b.Queue(`
+		UPDATE table_totals t SET played = t.played + d.played, sat_out = t.sat_out + d.sat_out
+		FROM unnest($3::bigint[], $4::integer[], $5::integer[]) AS d(player, played, sat_out)
+		WHERE t.club_id = $1 AND t.table_id = $2 AND t.player_id = d.player`,
+		clubID, tableID, players, played, satOut)
+	b.Queue(`
+		UPDATE session_totals t SET played = t.played + d.played, sat_out = t.sat_out + d.sat_out
+		FROM unnest($3::bigint[], $4::integer[], $5::integer[]) AS d(player, played, sat_out)
+		WHERE t.club_id = $1 AND t.session_id = $2 AND t.player_id = d.player`,
+		clubID, sessionID, players, played, satOut)
 }

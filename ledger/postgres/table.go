@@ -80,7 +80,7 @@ func (t *tx) SetTableState(ctx context.Context, tableID int64, state json.RawMes
 // TableStandings returns every player's total at a table, unordered.
 func (s *Store) TableStandings(ctx context.Context, clubID, tableID int64) ([]ledger.Standing, error) {
 	list, err := collectStandings(ctx, s.pool, `
-		SELECT t.player_id, p.name, t.num, t.den, t.hands
+		SELECT t.player_id, p.name, t.num, t.den, t.played, t.sat_out, t.hands
 		FROM table_totals t JOIN players p USING (club_id, player_id)
 		WHERE t.club_id = $1 AND t.table_id = $2`, clubID, tableID)
 	return list, mapError(err)
@@ -89,7 +89,7 @@ func (s *Store) TableStandings(ctx context.Context, clubID, tableID int64) ([]le
 // queryStandings returns a session's totals per player, unordered.
 func queryStandings(ctx context.Context, q queryer, clubID, sessionID int64) ([]ledger.Standing, error) {
 	return collectStandings(ctx, q, `
-		SELECT t.player_id, p.name, t.num, t.den, t.hands
+		SELECT t.player_id, p.name, t.num, t.den, t.played, t.sat_out, t.hands
 		FROM session_totals t JOIN players p USING (club_id, player_id)
 		WHERE t.club_id = $1 AND t.session_id = $2`, clubID, sessionID)
 }
@@ -102,7 +102,7 @@ func collectStandings(ctx context.Context, q queryer, query string, args ...any)
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Standing, error) {
 		var st ledger.Standing
 		var num, den int64
-		err := r.Scan(&st.Player, &st.Name, &num, &den, &st.Hands)
+		err := r.Scan(&st.Player, &st.Name, &num, &den, &st.Hands, &st.SatOut, &st.Entries)
 		st.Points = score.Frac(num, den)
 		return st, err
 	})

@@ -73,6 +73,8 @@ var checks = []check{
 		FROM session_totals t FULL JOIN sums s USING (club_id, session_id, player_id)
 		WHERE t.num IS DISTINCT FROM s.total[1] OR t.den IS DISTINCT FROM s.total[2] OR t.hands IS DISTINCT FROM s.n
 		LIMIT 1`},
+	attendanceCheck("table_totals", "table_id"),
+	attendanceCheck("session_totals", "session_id"),
 	{name: "hand numbers of every table run 1, 2, 3 … without a gap", query: `
 		SELECT format('table %s has %s hands numbered up to %s and counts %s', t.table_id, coalesce(h.n, 0), coalesce(h.top, 0), t.hands)
 		FROM tables t

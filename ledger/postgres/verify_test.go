@@ -51,8 +51,8 @@ func TestVerifyPassesAWholeLedger(t *testing.T) {
 	if err := postgres.Verify(context.Background(), f.pool, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
 		t.Fatalf("a ledger written only by the service fails verify: %v", err)
 	}
-	if len(passed) != 9 {
-		t.Errorf("%d invariants checked, want 9: %v", len(passed), passed)
+	if len(passed) != 11 {
+		t.Errorf("%d invariants checked, want 11: %v", len(passed), passed)
 	}
 	var chained int
 	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands WHERE hash IS NOT NULL AND (number = 1) = (prev_hash IS NULL)`).Scan(&chained))
@@ -76,6 +76,12 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			"every table total equals the sum of its entries"},
 		{"a session total changed", "session_totals", `UPDATE session_totals SET hands = hands + 1 WHERE player_id = (SELECT min(player_id) FROM session_totals)`,
 			"every session total equals the sum of its entries"},
+		{"a hand played counted as sat out", "table_totals", `
+			UPDATE table_totals SET played = played - 1, sat_out = sat_out + 1 WHERE player_id = (SELECT min(player_id) FROM table_totals)`,
+			"every table_totals row counts the hands played and sat out"},
+		{"a session's hands played raised", "session_totals", `
+			UPDATE session_totals SET played = played + 1 WHERE player_id = (SELECT max(player_id) FROM session_totals)`,
+			"every session_totals row counts the hands played and sat out"},
 		{"the last hand deleted", "entries,hands", `
 			DELETE FROM entries WHERE hand_id = (SELECT hand_id FROM hands WHERE number = 3);
 			DELETE FROM hands WHERE number = 3`,
