@@ -111,6 +111,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /v1/keys/{keyID}/rotate": {"admin", 201, true, throwawayKey("rotate")},
 		"GET /v1/players":              {"reader", 200, false, fixed("/v1/players", nil)},
 		"GET /v1/players/{playerID}":   {"reader", 200, true, fixed(fmt.Sprintf("/v1/players/%d", ev.players[0]), nil)},
+		"PATCH /v1/players/{playerID}": {"scorer", 200, true, func() (string, any) {
+			p := e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": unique("Gast")})
+			return fmt.Sprintf("/v1/players/%v", p["id"]), map[string]any{"name": unique("Gast")}
+		}},
 		"POST /v1/tables/{tableID}/hands/{number}/undo": {"scorer", 200, true, undoLast},
 		"POST /v1/players":                        {"scorer", 201, false, func() (string, any) { return "/v1/players", map[string]any{"name": unique("Gast")} }},
 		"GET /v1/tables":                          {"reader", 200, false, fixed("/v1/tables", nil)},

@@ -187,6 +187,10 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 		tr, _ := fx.newTournament(true)
 		return example{path: map[string]string{"tournamentID": id(tr)}}
 	},
+	"updatePlayer": func(fx *contractFixture) example {
+		p := fx.e.must(201, "POST", "/v1/players", fx.key, map[string]any{"name": fx.unique("Gast")})
+		return example{path: map[string]string{"playerID": fmt.Sprint(p["id"])}, body: map[string]any{"name": fx.unique("Gast")}}
+	},
 	"undoHand": func(fx *contractFixture) example { // a hand of its own to take back
 		h := fx.e.must(201, "POST", fx.now.hands(), fx.key, fx.nextHand())
 		return example{path: map[string]string{"number": fmt.Sprint(h["number"])}}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/stichbuch/stichbuch/ledger"
 )
 
 func (s *Server) listPlayers(c echo.Context) error {
@@ -35,6 +37,26 @@ func (s *Server) getPlayer(c echo.Context) error {
 		return err
 	}
 	p, err := s.svc.FindPlayer(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, p)
+}
+
+// updatePlayer changes what may change of a player (PATCH, JSON merge:
+// absent fields stay).
+func (s *Server) updatePlayer(c echo.Context) error {
+	id, err := pathID(c, "playerID")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name *string `json:"name"`
+	}
+	if _, err := decodeBody(c, &in); err != nil {
+		return err
+	}
+	p, err := s.svc.UpdatePlayer(c.Request().Context(), actorOf(c), id, ledger.PlayerUpdate{Name: in.Name})
 	if err != nil {
 		return err
 	}

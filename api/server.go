@@ -131,6 +131,7 @@ func (s *Server) routes() {
 	v1.GET("/players", s.listPlayers, read)
 	v1.POST("/players", s.createPlayer, score)
 	v1.GET("/players/:playerID", s.getPlayer, read)
+	v1.PATCH("/players/:playerID", s.updatePlayer, score)
 	v1.GET("/tables", s.listTables, read)
 	v1.POST("/tables", s.createTable, admin)
 	v1.GET("/tables/:tableID", s.getTable, read)

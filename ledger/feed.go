@@ -31,6 +31,7 @@ const (
 	ChangeSettlement    ChangeKind = "settlement"
 	ChangeKittyBooking  ChangeKind = "kitty_booking"
 	ChangeTransferPaid  ChangeKind = "transfer_paid"
+	ChangePlayerUpdated ChangeKind = "player_updated"
 )
 
 // Notifier tells subscribers that a club has new changes, whichever

@@ -24,13 +24,8 @@ func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *
 			p, err = tx.FindPlayer(ctx, ref)
 			return err
 		}
-		other, taken, err := tx.PlayerByName(ctx, name)
-		if err != nil {
+		if err := nameFree(ctx, tx, name); err != nil {
 			return err
-		}
-		if taken {
-			return &Error{Code: ECONFLICT, Message: "a player of this club is already called " + name, Field: "name",
-				Rule: "names are unique within a club", Extra: map[string]any{"existing_id": other.ID}}
 		}
 		if p, err = tx.InsertPlayer(ctx, name); err != nil {
 			return err
@@ -48,4 +43,50 @@ func (s *Service) ListPlayers(ctx context.Context, a Actor) ([]Player, error) {
 // FindPlayer returns a player of the actor's club.
 func (s *Service) FindPlayer(ctx context.Context, a Actor, id int64) (Player, error) {
 	return s.Players.FindPlayer(ctx, a.ClubID, id)
+}
+
+// PlayerUpdate is what may change of a player; nil leaves it as it is.
+type PlayerUpdate struct {
+	Name *string
+}
+
+// UpdatePlayer changes a player's name (a typo need not stay forever):
+// every text that names him reads the new name from then on, his hands
+// and money stay his. The name is unique in the club like a new one; an
+// update that changes nothing stores nothing. The change is audited in
+// the feed.
+func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerUpdate) (Player, error) {
+	var name string
+	if u.Name != nil {
+		name = strings.TrimSpace(*u.Name)
+		if err := CheckName("name", name, MaxPlayerNameLen); err != nil {
+			return Player{}, err
+		}
+	}
+	var p Player
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		var err error
+		if p, err = tx.FindPlayer(ctx, id); err != nil || u.Name == nil || name == p.Name {
+			return err
+		}
+		if err := nameFree(ctx, tx, name); err != nil {
+			return err
+		}
+		old := p.Name
+		if p, err = tx.RenamePlayer(ctx, id, name); err != nil {
+			return err
+		}
+		return tx.RecordChange(ctx, NewChange{Kind: ChangePlayerUpdated, Data: map[string]any{"player_id": id, "name": name, "was": old}})
+	})
+	return p, err
+}
+
+// nameFree refuses a player's name another player of the club has.
+func nameFree(ctx context.Context, tx Tx, name string) error {
+	other, taken, err := tx.PlayerByName(ctx, name)
+	if err != nil || !taken {
+		return err
+	}
+	return &Error{Code: ECONFLICT, Message: "a player of this club is already called " + name, Field: "name",
+		Rule: "names are unique within a club", Extra: map[string]any{"existing_id": other.ID}}
 }

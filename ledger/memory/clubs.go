@@ -141,6 +141,17 @@ func (t *tx) PlayerByName(_ context.Context, name string) (ledger.Player, bool, 
 	return ledger.Player{}, false, nil
 }
 
+// RenamePlayer stores a player's new name.
+func (t *tx) RenamePlayer(_ context.Context, id int64, name string) (ledger.Player, error) {
+	p, ok := t.d.players[id]
+	if !ok || p.club != t.club {
+		return ledger.Player{}, notFound("player %d", id)
+	}
+	p.Name = name
+	put(t, t.d.players, id, p)
+	return p.Player, nil
+}
+
 // InsertPlayer stores a new player of the club.
 func (t *tx) InsertPlayer(_ context.Context, name string) (ledger.Player, error) {
 	p := ledger.Player{ID: t.next(), Name: name, CreatedAt: t.now}

@@ -56,6 +56,15 @@ func (t *tx) InsertPlayer(ctx context.Context, name string) (ledger.Player, erro
 	return p, err
 }
 
+// RenamePlayer stores a player's new name.
+func (t *tx) RenamePlayer(ctx context.Context, id int64, name string) (ledger.Player, error) {
+	var p ledger.Player
+	err := scanPlayer(t.QueryRow(ctx, `
+		UPDATE players SET name = $3 WHERE club_id = $1 AND player_id = $2
+		RETURNING player_id, name, created_at`, t.club, id, name), &p)
+	return p, notFound(err, "player %d", id)
+}
+
 // MissingPlayers returns those of ids that are not players of the club.
 func (t *tx) MissingPlayers(ctx context.Context, ids []int64) ([]int64, error) {
 	var missing []int64
