@@ -63,7 +63,7 @@ var DefaultConfig = Config{RateLimit: 50}
 // New builds the API over the ledger's use-cases. It fails only if
 // openapi.yaml is broken.
 func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
-	_, router, err := LoadSpec()
+	router, err := RequestRouter()
 	if err != nil {
 		return nil, err
 	}
