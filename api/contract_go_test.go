@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -112,12 +111,16 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-// goTool runs the go command of the toolchain running the test and
+// goTool runs the go command (the one on PATH, as go test ran) and
 // returns its standard output; it fails the test with the output when the
 // command fails.
 func goTool(t *testing.T, limit time.Duration, args ...string) string {
 	t.Helper()
-	return command(t, limit, filepath.Join(runtime.GOROOT(), "bin", "go"), args...)
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is not on PATH: %v", err)
+	}
+	return command(t, limit, goCmd, args...)
 }
 
 // command runs a program with a time limit and returns its standard

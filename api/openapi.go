@@ -186,9 +186,24 @@ func contractError(err error) error {
 		if reqErr.Err == nil {
 			return ledger.Invalid("body", "%s", reqErr.Reason)
 		}
+		var parseErr *openapi3filter.ParseError
+		if errors.As(reqErr.Err, &parseErr) {
+			return malformed(parseErr)
+		}
 		return ledger.Invalid("body", "is not valid JSON for this request: %s", reasonOf(reqErr))
 	}
 	return ledger.Invalid("request", "%s", reasonOf(reqErr))
+}
+
+// malformed is the 400 of a body that is not well-formed JSON: nothing
+// in it can be read, so no field of it is named but the body.
+func malformed(e *openapi3filter.ParseError) error {
+	detail := e.Reason
+	if e.Cause != nil {
+		detail = e.Cause.Error()
+	}
+	return &ledger.Error{Code: ledger.EMALFORMED, Message: "the body is not well-formed JSON: " + detail,
+		Field: "body", Rule: "must be well-formed JSON"}
 }
 
 // innermost follows a schema error to the one that names the actual field:
