@@ -100,7 +100,7 @@ func recordHand(ctx context.Context, c *ClientWithResponses, table, session int6
 
 // tableState reads the table and its state as DoppelkopfState.
 func tableState(ctx context.Context, c *ClientWithResponses, table int64) (DoppelkopfState, error) {
-	r, err := c.GetTableWithResponse(ctx, table)
+	r, err := c.GetTableWithResponse(ctx, table, &GetTableParams{})
 	if err := want(r, err, 200, r != nil && r.JSON200 != nil); err != nil {
 		return DoppelkopfState{}, fmt.Errorf("get table: %w", err)
 	}
