@@ -10,4 +10,5 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /stichbuch /stichbuch
 EXPOSE 8080
 ENTRYPOINT ["/stichbuch"]
-CMD ["serve", "--addr", ":8080"]
+# Where to listen: docker-compose.yml sets STICHBUCH_ADDR=0.0.0.0:8080.
+CMD ["serve"]

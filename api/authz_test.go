@@ -104,6 +104,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 	matrix := map[string]route{
 		"GET /healthz":                 {"", 200, false, fixed("/healthz", nil)},
 		"GET /readyz":                  {"", 200, false, fixed("/readyz", nil)},
+		"GET /openapi.yaml":            {"", 200, false, fixed("/openapi.yaml", nil)},
+		"GET /docs":                    {"", 200, false, fixed("/docs", nil)},
+		"GET /v1/keys/{keyID}":         {"admin", 200, true, fixed("/v1/keys/1", nil)},
 		"GET /v1/club":                 {"reader", 200, false, fixed("/v1/club", nil)},
 		"GET /v1/keys":                 {"admin", 200, false, fixed("/v1/keys", nil)},
 		"POST /v1/keys":                {"admin", 201, false, fixed("/v1/keys", map[string]any{"role": "reader"})},

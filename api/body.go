@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -102,6 +103,10 @@ func decodeBody(c echo.Context, v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !json.Valid(body) {
+		return nil, &ledger.Error{Code: ledger.EMALFORMED, Message: "the body is not well-formed JSON (a single JSON value)",
+			Field: "body", Rule: "must be well-formed JSON"}
+	}
 	if err := score.DecodeStrict("", body, v); err != nil {
 		return nil, err
 	}
@@ -121,8 +126,10 @@ func or[T comparable](v, fallback T) T {
 	return v
 }
 
-// created answers a create: 201 with the resource, marked when replayed.
-func created(c echo.Context, replayed bool, v any) error {
+// created answers a create: 201 with the resource and its Location (the
+// path to GET it), marked when replayed.
+func created(c echo.Context, replayed bool, location string, v any) error {
+	c.Response().Header().Set(echo.HeaderLocation, location)
 	if replayed {
 		c.Response().Header().Set("Idempotent-Replayed", "true")
 	}

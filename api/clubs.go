@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -39,7 +40,7 @@ func (s *Server) createKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusCreated, struct {
+	return created(c, false, fmt.Sprintf("/v1/keys/%d", key.ID), struct {
 		ledger.APIKey
 		Secret string `json:"secret"`
 	}{key, secret})
@@ -51,6 +52,18 @@ func (s *Server) listKeys(c echo.Context) error {
 		return err
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"keys": nonNil(keys)})
+}
+
+func (s *Server) getKey(c echo.Context) error {
+	id, err := pathID(c, "keyID")
+	if err != nil {
+		return err
+	}
+	key, err := s.svc.FindKey(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, key)
 }
 
 func (s *Server) revokeKey(c echo.Context) error {
@@ -74,7 +87,7 @@ func (s *Server) rotateKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusCreated, struct {
+	return created(c, false, fmt.Sprintf("/v1/keys/%d", key.ID), struct {
 		ledger.APIKey
 		Secret string `json:"secret"`
 	}{key, secret})

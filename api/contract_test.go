@@ -259,7 +259,11 @@ func (fx *contractFixture) run(t *testing.T, op specOp, c boundaryCase) {
 			t.Errorf("%s: %d names field %q (%s), want %q", what, res.status, p.Field, p.Rule, c.field)
 		}
 	default:
-		if err := api.CheckRequest(fx.e.router, r.http(context.Background(), op, fx.key)); err != nil {
+		router, err := api.RequestRouter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := api.CheckRequest(router, r.http(context.Background(), op, fx.key)); err != nil {
 			t.Errorf("%s: the contract refuses a value at its own boundary: %v", what, err)
 		}
 	}
@@ -359,6 +363,9 @@ func merged(views []*openapi3.Schema) *openapi3.Schema {
 		}
 		if len(m.OneOf) == 0 {
 			m.OneOf = v.OneOf
+		}
+		if len(m.OneOf) == 0 { // anyOf branches bound a field as oneOf's do
+			m.OneOf = v.AnyOf
 		}
 		if m.Min == nil {
 			m.Min = v.Min

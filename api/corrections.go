@@ -42,7 +42,7 @@ func (s *Server) correctHand(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("ETag", etag(res.Hand.Revision))
-	return created(c, replayed, res)
+	return created(c, replayed, handPath(res.Hand), res)
 }
 
 func (s *Server) handRevisions(c echo.Context) error {
@@ -61,13 +61,15 @@ func (s *Server) handRevisions(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, map[string]any{"revisions": list})
 }
 
-// ifMatchRevision reads the revision a correction corrects; 0 when the
+// ifMatchRevision reads the revision a correction corrects, from "2" or a
+// hand's ETag ("2.<hash>", the revision before the dot); 0 when the
 // header is missing, which the ledger refuses (428).
 func ifMatchRevision(header string) (int, error) {
 	if header == "" {
 		return 0, nil
 	}
 	v := strings.Trim(strings.TrimPrefix(strings.TrimSpace(header), "W/"), `"`)
+	v, _, _ = strings.Cut(v, ".") // a GET's ETag: "2.<hash>"
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
 		return 0, ledger.Invalid("If-Match", "must be the hand's revision, e.g. \"1\", got %q", header)

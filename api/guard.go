@@ -42,7 +42,7 @@ func (s *Server) guard(need ledger.Role) echo.MiddlewareFunc {
 				return err
 			}
 			if !actor.Role.Includes(need) {
-				return ledger.Errorf(ledger.EFORBIDDEN, "this needs a %s key; yours is a %s key", need, actor.Role)
+				return ledger.Errorf(ledger.EFORBIDDEN, "this needs %s key; yours is %s key", article(need), article(actor.Role))
 			}
 			c.Set(actorKey, actor)
 			err = checked(c)
@@ -52,6 +52,14 @@ func (s *Server) guard(need ledger.Role) echo.MiddlewareFunc {
 			return err
 		}
 	}
+}
+
+// article is a role with its indefinite article: "an admin", "a scorer".
+func article(r ledger.Role) string {
+	if r != "" && strings.ContainsRune("aeiou", rune(r[0])) {
+		return "an " + string(r)
+	}
+	return "a " + string(r)
 }
 
 // authenticate resolves the request's API key. A token whose key id or

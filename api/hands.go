@@ -1,7 +1,9 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -26,7 +28,7 @@ func (s *Server) recordHand(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return created(c, replayed, h)
+	return created(c, replayed, handPath(h), h)
 }
 
 // defaultHandsPage is how many hands a page lists unless asked.
@@ -57,6 +59,11 @@ func (s *Server) listHands(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, map[string]any{"hands": nonNil(hands), "next_after": next})
 }
 
+// handPath is where a hand is read.
+func handPath(h ledger.Hand) string {
+	return fmt.Sprintf("/v1/tables/%d/hands/%d", h.TableID, h.Number)
+}
+
 func (s *Server) getHand(c echo.Context) error {
 	tableID, err := pathID(c, "tableID")
 	if err != nil {
@@ -70,6 +77,7 @@ func (s *Server) getHand(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("ETag", etag(h.Revision))
-	return writeJSON(c, http.StatusOK, h)
+	// The tag starts with the revision, which is what a correction's
+	// If-Match names (ifMatchRevision reads it back).
+	return writeTagged(c, strconv.Itoa(h.Revision)+".", h)
 }

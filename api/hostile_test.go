@@ -128,11 +128,11 @@ func hostileCatalogue(w hostileWorld) []hostile {
 
 	return []hostile{
 		// --- players ---
-		{name: "player: truncated JSON", method: "POST", path: "/v1/players", body: `{"name": "Ann`, want: 422, field: "body"},
-		{name: "player: not JSON", method: "POST", path: "/v1/players", body: `name=Anna`, want: 422, field: "body"},
-		{name: "player: two JSON values", method: "POST", path: "/v1/players", body: `{"name":"Anna"}{"name":"Bernd"}`, want: 422},
-		{name: "player: stray closer", method: "POST", path: "/v1/players", body: `{"name":"Anna"}}`, want: 422},
-		{name: "player: empty body", method: "POST", path: "/v1/players", body: ` `, want: 422},
+		{name: "player: truncated JSON", method: "POST", path: "/v1/players", body: `{"name": "Ann`, want: 400, field: "body"},
+		{name: "player: not JSON", method: "POST", path: "/v1/players", body: `name=Anna`, want: 400, field: "body"},
+		{name: "player: two JSON values", method: "POST", path: "/v1/players", body: `{"name":"Anna"}{"name":"Bernd"}`, want: 400},
+		{name: "player: stray closer", method: "POST", path: "/v1/players", body: `{"name":"Anna"}}`, want: 400},
+		{name: "player: empty body", method: "POST", path: "/v1/players", body: ` `, want: 400},
 		{name: "player: a JSON array", method: "POST", path: "/v1/players", body: `[{"name":"Anna"}]`, want: 422, field: "*"},
 		{name: "player: null", method: "POST", path: "/v1/players", body: `null`, want: 422},
 		{name: "player: name is a number", method: "POST", path: "/v1/players", body: `{"name": 42}`, want: 422, field: "name"},
@@ -223,7 +223,7 @@ func hostileCatalogue(w hostileWorld) []hostile {
 		{name: "close: unknown id", method: "POST", path: "/v1/sessions/999999/close", want: 404},
 
 		// --- hands, any game ---
-		{name: "hand: truncated JSON", method: "POST", path: w.hands(dk), body: hand(dk, hostileHands[dk])[:40], want: 422, field: "body"},
+		{name: "hand: truncated JSON", method: "POST", path: w.hands(dk), body: hand(dk, hostileHands[dk])[:40], want: 400, field: "body"},
 		{name: "hand: number 0", method: "POST", path: w.hands(dk), body: w.hand(dk, 0, w.ids(hostileHands[dk])), want: 422, field: "number"},
 		{name: "hand: number -1", method: "POST", path: w.hands(dk), body: w.hand(dk, -1, w.ids(hostileHands[dk])), want: 422, field: "number"},
 		{name: "hand: number 2147483648", method: "POST", path: w.hands(dk), body: w.hand(dk, 2147483648, w.ids(hostileHands[dk])), want: 422, field: "number"},
@@ -312,7 +312,7 @@ func hostileCatalogue(w hostileWorld) []hostile {
 		{name: "score: schwarze dame balance a string", method: "POST", path: score(sd), body: scoreBody(sd, `{"players"`, `{"state":{"balance":{"P1":"viel"}},"players"`), want: 422, field: "state"},
 		{name: "score: doppelkopf Augen 1e309", method: "POST", path: score(dk), body: scoreBody(dk, `"augen":187`, `"augen":1e309`), want: 422, field: "facts.re.augen"},
 		{name: "score: doppelkopf Augen 241", method: "POST", path: score(dk), body: scoreBody(dk, `"augen":187`, `"augen":241`), want: 422, field: "facts.re.augen"},
-		{name: "score: saukopf truncated", method: "POST", path: score(sk), body: scoreBody(sk, "", "")[:60], want: 422, field: "body"},
+		{name: "score: saukopf truncated", method: "POST", path: score(sk), body: scoreBody(sk, "", "")[:60], want: 400, field: "body"},
 		{name: "score: saukopf unknown player", method: "POST", path: score(sk), body: scoreBody(sk, `"spieler":P1`, `"spieler":999999`), want: 422, field: "facts.spieler"},
 		{name: "score: schwarze sau 10,000-level nesting", method: "POST", path: score(ss), body: scoreBody(ss, `"dealer":P4`, `"dealer":`+nestedArrays(10_000)), want: 422, field: "body"},
 		{name: "score: klaberjass unknown field", method: "POST", path: score(kj), body: scoreBody(kj, `"kontra":true`, `"kontra":true,"trumpf":"herz"`), want: 422, field: "facts.trumpf"},

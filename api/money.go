@@ -53,7 +53,7 @@ func (s *Server) bookKitty(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return created(c, replayed, b)
+	return created(c, replayed, "/v1/kitty", b)
 }
 
 // defaultTransfersPage is how many transfers a page lists unless asked.

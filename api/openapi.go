@@ -65,7 +65,37 @@ var (
 	specDoc    *openapi3.T
 	specRouter routers.Router
 	specErr    error
+
+	requestOnce   sync.Once
+	requestRouter routers.Router
+	requestErr    error
 )
+
+// RequestRouter is the router the API checks requests with: the contract
+// with a hand's facts (GameFacts) taken as any object. The facts carry no
+// game name, so the union of the five games' facts cannot say which game
+// a hand's facts break, and its error would name a rule of whichever game
+// kin-openapi tried first; the table's engine judges them instead and
+// names the field and the rule. Everything else, the score endpoints'
+// facts included, is checked as the contract states it, and responses
+// (ValidateResponse over LoadSpec's router) are checked against the typed
+// facts.
+func RequestRouter() (routers.Router, error) {
+	requestOnce.Do(func() {
+		var doc *openapi3.T
+		if doc, _, requestErr = parseSpec(); requestErr != nil {
+			return
+		}
+		facts := doc.Components.Schemas["GameFacts"]
+		if facts == nil || facts.Value == nil {
+			requestErr = errors.New("openapi.yaml: no GameFacts schema")
+			return
+		}
+		*facts.Value = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Description: facts.Value.Description}
+		requestRouter, requestErr = legacy.NewRouter(doc)
+	})
+	return requestRouter, requestErr
+}
 
 func parseSpec() (*openapi3.T, routers.Router, error) {
 	loader := openapi3.NewLoader()
@@ -156,9 +186,24 @@ func contractError(err error) error {
 		if reqErr.Err == nil {
 			return ledger.Invalid("body", "%s", reqErr.Reason)
 		}
+		var parseErr *openapi3filter.ParseError
+		if errors.As(reqErr.Err, &parseErr) {
+			return malformed(parseErr)
+		}
 		return ledger.Invalid("body", "is not valid JSON for this request: %s", reasonOf(reqErr))
 	}
 	return ledger.Invalid("request", "%s", reasonOf(reqErr))
+}
+
+// malformed is the 400 of a body that is not well-formed JSON: nothing
+// in it can be read, so no field of it is named but the body.
+func malformed(e *openapi3filter.ParseError) error {
+	detail := e.Reason
+	if e.Cause != nil {
+		detail = e.Cause.Error()
+	}
+	return &ledger.Error{Code: ledger.EMALFORMED, Message: "the body is not well-formed JSON: " + detail,
+		Field: "body", Rule: "must be well-formed JSON"}
 }
 
 // innermost follows a schema error to the one that names the actual field:

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -28,7 +29,7 @@ func (s *Server) createPlayer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return created(c, replayed, p)
+	return created(c, replayed, fmt.Sprintf("/v1/players/%d", p.ID), p)
 }
 
 func (s *Server) getPlayer(c echo.Context) error {

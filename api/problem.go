@@ -24,6 +24,7 @@ var statusOf = map[string]int{
 	ledger.EPRECONDITION: http.StatusPreconditionFailed,
 	ledger.EPRECONDREQ:   http.StatusPreconditionRequired,
 	ledger.EMEDIATYPE:    http.StatusUnsupportedMediaType,
+	ledger.EMALFORMED:    http.StatusBadRequest,
 	ledger.EINTERNAL:     http.StatusInternalServerError,
 }
 
@@ -120,6 +121,8 @@ func titleOf(code string) string {
 		return "Name the revision you correct with If-Match"
 	case ledger.EMEDIATYPE:
 		return "Send JSON"
+	case ledger.EMALFORMED:
+		return "The body is not well-formed JSON"
 	}
 	return "Internal error"
 }
@@ -141,10 +144,24 @@ func writeProblem(c echo.Context, p Problem) {
 	if (p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests) && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "1")
 	}
+	if p.Status == http.StatusUnauthorized {
+		c.Response().Header().Set(echo.HeaderWWWAuthenticate, wwwAuthenticate(c.Request()))
+	}
 	c.Response().Header().Set(echo.HeaderContentType, "application/problem+json")
 	c.Response().WriteHeader(p.Status)
 	if c.Request().Method == http.MethodHead {
 		return
 	}
 	_ = jsonEncode(c.Response(), body)
+}
+
+// wwwAuthenticate is the challenge of a 401 (RFC 6750): the Bearer scheme,
+// and error="invalid_token" when the request sent a key that was refused
+// (unknown, revoked, malformed), so a client knows to get another key
+// rather than to add one.
+func wwwAuthenticate(r *http.Request) string {
+	if r.Header.Get(echo.HeaderAuthorization) == "" {
+		return `Bearer realm="stichbuch"`
+	}
+	return `Bearer realm="stichbuch", error="invalid_token", error_description="the API key is unknown, revoked or malformed"`
 }

@@ -63,7 +63,7 @@ var DefaultConfig = Config{RateLimit: 50}
 // New builds the API over the ledger's use-cases. It fails only if
 // openapi.yaml is broken.
 func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
-	_, router, err := LoadSpec()
+	router, err := RequestRouter()
 	if err != nil {
 		return nil, err
 	}
@@ -120,12 +120,15 @@ func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
+	e.GET("/openapi.yaml", s.getSpec)
+	e.GET("/docs", s.getDocs)
 
 	v1 := e.Group("/v1")
 	read, score, admin := s.guard(ledger.RoleReader), s.guard(ledger.RoleScorer), s.guard(ledger.RoleAdmin)
 	v1.GET("/club", s.getClub, read)
 	v1.GET("/keys", s.listKeys, admin)
 	v1.POST("/keys", s.createKey, admin)
+	v1.GET("/keys/:keyID", s.getKey, admin)
 	v1.POST("/keys/:keyID/revoke", s.revokeKey, admin)
 	v1.POST("/keys/:keyID/rotate", s.rotateKey, admin)
 	v1.GET("/players", s.listPlayers, read)

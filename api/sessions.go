@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -60,7 +61,7 @@ func (s *Server) openSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return created(c, replayed, sess)
+	return created(c, replayed, fmt.Sprintf("/v1/sessions/%d", sess.ID), sess)
 }
 
 func (s *Server) getSession(c echo.Context) error {
@@ -72,7 +73,7 @@ func (s *Server) getSession(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, sess)
+	return writeTagged(c, "", sess)
 }
 
 func (s *Server) closeSession(c echo.Context) error {
@@ -96,5 +97,5 @@ func (s *Server) sessionStandings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"standings": nonNil(list)})
+	return writeTagged(c, "", map[string]any{"standings": nonNil(list)})
 }

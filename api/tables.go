@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -45,7 +46,7 @@ func (s *Server) createTable(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return created(c, replayed, t)
+	return created(c, replayed, fmt.Sprintf("/v1/tables/%d", t.ID), t)
 }
 
 func (s *Server) getTable(c echo.Context) error {
@@ -57,7 +58,7 @@ func (s *Server) getTable(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, t)
+	return writeTagged(c, "", t)
 }
 
 func (s *Server) tableStandings(c echo.Context) error {
@@ -69,5 +70,5 @@ func (s *Server) tableStandings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"standings": nonNil(list)})
+	return writeTagged(c, "", map[string]any{"standings": nonNil(list)})
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -45,7 +46,7 @@ func (s *Server) createTournament(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return created(c, replayed, tr)
+	return created(c, replayed, fmt.Sprintf("/v1/tournaments/%d", tr.ID), tr)
 }
 
 func (s *Server) getTournament(c echo.Context) error {
@@ -88,7 +89,7 @@ func (s *Server) openRound(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return created(c, replayed, tr)
+	return created(c, replayed, fmt.Sprintf("/v1/tournaments/%d", tr.ID), tr)
 }
 
 func (s *Server) roundTimeUp(c echo.Context) error {

@@ -247,6 +247,21 @@ func keyToChange(ctx context.Context, tx KeyTx, keyID int64, rotate bool) (APIKe
 	return *target, nil
 }
 
+// FindKey returns one of the club's keys, revoked or not; ENOTFOUND for
+// a key of another club.
+func (s *Service) FindKey(ctx context.Context, a Actor, id int64) (APIKey, error) {
+	keys, err := s.Clubs.ListKeys(ctx, a.ClubID)
+	if err != nil {
+		return APIKey{}, err
+	}
+	for _, k := range keys {
+		if k.ID == id {
+			return k, nil
+		}
+	}
+	return APIKey{}, Errorf(ENOTFOUND, "no API key %d in this club", id)
+}
+
 // ListKeys returns the club's keys, revoked ones included, oldest first.
 func (s *Service) ListKeys(ctx context.Context, a Actor) ([]APIKey, error) {
 	return s.Clubs.ListKeys(ctx, a.ClubID)

@@ -20,6 +20,7 @@ const (
 	EPRECONDITION = "precondition"           // If-Match names a revision that is no longer current
 	EPRECONDREQ   = "precondition_required"  // the request must name the revision it changes
 	EMEDIATYPE    = "unsupported_media_type" // the body is not JSON
+	EMALFORMED    = "malformed"              // the body is not well-formed JSON
 	EINTERNAL     = "internal"               // a bug
 )
 

@@ -44,12 +44,29 @@ func withNextHand(t Table, open *Session, n Names) (Table, error) {
 		return t, err
 	}
 	t.NextHand = n.State(next)
-	if len(t.State) == 0 || string(t.State) == "{}" {
+	if fresh(t) {
 		t.State = t.NextHand
 	} else {
 		t.State = n.State(t.State)
 	}
 	return t, nil
+}
+
+// fresh reports whether a table has no state yet: no hand was recorded.
+func fresh(t Table) bool { return len(t.State) == 0 || string(t.State) == "{}" }
+
+// shownState is a table's state as every answer shows it, in its game's
+// shape: the state after its last hand or, before the first, the state
+// the first hand will find (without a seating); texts with names.
+func shownState(t Table, n Names) (json.RawMessage, error) {
+	if !fresh(t) {
+		return n.State(t.State), nil
+	}
+	next, err := NextHand(t, nil)
+	if err != nil {
+		return nil, err
+	}
+	return n.State(next), nil
 }
 
 // sessionNextHand fills in an open session's next hand, texts with names.

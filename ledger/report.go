@@ -281,7 +281,9 @@ func (s *Service) Report(ctx context.Context, a Actor, sessionID int64) (Report,
 	names := Names(in.Names)
 	hands := names.Hands(in.Hands)
 	r := BuildReport(club, in.Table, sess, in.Players, hands, SortStandings(in.Standings), st, debts)
-	r.Table.State = names.State(r.Table.State)
+	if r.Table.State, err = shownState(r.Table, names); err != nil {
+		return Report{}, err
+	}
 	e, err := Engine("game", in.Table.Game)
 	if err != nil {
 		return Report{}, err
@@ -342,7 +344,9 @@ func (s *Service) EveningReport(ctx context.Context, a Actor, date string) (Even
 		if err != nil {
 			return EveningReport{}, err
 		}
-		in.Table.State = Names(in.Names).State(in.Table.State)
+		if in.Table.State, err = shownState(in.Table, Names(in.Names)); err != nil {
+			return EveningReport{}, err
+		}
 		parts = append(parts, EveningTable{Table: in.Table, Session: sess, Settlement: st})
 	}
 	return BuildEveningReport(club, date, parts), nil

@@ -39,7 +39,7 @@ func main() {
 const usage = `stichbuch: the scorekeeping backend for German card-game clubs
 
 Usage:
-  stichbuch serve [--addr :8080] [--data ./stichbuch-data]
+  stichbuch serve [--addr localhost:8080] [--data ./stichbuch-data]
   stichbuch migrate [status|up] [--data DIR]
   stichbuch club create NAME [--time-zone Europe/Berlin] [--data DIR]
   stichbuch key list|create|revoke|rotate --club ID [--role R] [KEY_ID]
@@ -134,12 +134,17 @@ func (f dbFlags) migrated(ctx context.Context, getenv func(string) string, log *
 	return pool, closeDB, nil
 }
 
+// defaultAddr is where serve listens unless --addr or STICHBUCH_ADDR says
+// otherwise: this machine only. A container (docker-compose.yml) says
+// 0.0.0.0:8080.
+const defaultAddr = "localhost:8080"
+
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
 	start := time.Now()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	db := dbFlags{serve: true}
 	db.register(fs, getenv)
-	addr := fs.String("addr", runenv.EnvOr(getenv, "STICHBUCH_ADDR", ":8080"), "address to listen on")
+	addr := fs.String("addr", runenv.EnvOr(getenv, "STICHBUCH_ADDR", defaultAddr), "address to listen on")
 	headerTimeout := fs.Duration("header-timeout", 5*time.Second, "how long a client may take to send a request's headers")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -238,3 +238,12 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 		t.Errorf("a slow client held the connection for %v with a 300ms header timeout", took)
 	}
 }
+
+// TestServeListensOnThisMachineByDefault: without --addr or
+// STICHBUCH_ADDR, serve listens on localhost only, as the README says.
+func TestServeListensOnThisMachineByDefault(t *testing.T) {
+	host, port, err := net.SplitHostPort(defaultAddr)
+	if err != nil || host != "localhost" || port != "8080" {
+		t.Errorf("serve's default address is %q, want localhost:8080", defaultAddr)
+	}
+}

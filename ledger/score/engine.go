@@ -120,6 +120,24 @@ type Result struct {
 	Players []int64 `json:"players,omitempty"`
 }
 
+// MarshalJSON writes a result with its lists always as arrays: a result
+// without lines, events or winners has [] there, never null, whichever
+// engine made it and whenever it was stored.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result // without this method
+	p := plain(r)
+	if p.Lines == nil {
+		p.Lines = []Line{}
+	}
+	if p.Events == nil {
+		p.Events = []Event{}
+	}
+	if p.Winners == nil {
+		p.Winners = []int64{}
+	}
+	return json.Marshal(p)
+}
+
 // Stat is one countable fact of a hand for one player: Key names it in
 // snake_case ("solo_played", "solo_won", "kontra_said"), Count how often
 // (usually 1).
