@@ -14,8 +14,7 @@ const MaxMatchLossCents = 1_000_000
 // and refuses what a table may not be; it returns the resolved rule set
 // and the preset it names.
 func (nt *NewTable) Validate() (rules json.RawMessage, preset string, err error) {
-	nt.Name = strings.TrimSpace(nt.Name)
-	if err := CheckName("name", nt.Name, MaxTableNameLen); err != nil {
+	if nt.Name, err = TrimName("name", nt.Name, MaxTableNameLen); err != nil {
 		return nil, "", err
 	}
 	if err := CheckStake(nt.Stake); err != nil {
