@@ -81,10 +81,19 @@ const MaxKittyBookingCents = 100_000_000
 // MaxKittyBookingCents either way, and a missing, overlong or
 // control-character note.
 func CheckKittyBooking(cents int64, note string) error {
+	if err := CheckKittyCents(cents); err != nil {
+		return err
+	}
+	return CheckName("note", note, MaxNoteLen)
+}
+
+// CheckKittyCents refuses a booking of zero or more than
+// MaxKittyBookingCents either way.
+func CheckKittyCents(cents int64) error {
 	if cents == 0 || cents > MaxKittyBookingCents || cents < -MaxKittyBookingCents {
 		return Invalid("cents", "must be non-zero and at most 1.000.000,00 € either way")
 	}
-	return CheckName("note", note, MaxNoteLen)
+	return nil
 }
 
 // BookKitty adds a manual booking to the club's kitty ("Grillabend", -8000).
