@@ -85,6 +85,47 @@ func TestImportRefusesWhatItCannotReDerive(t *testing.T) {
 			st.SessionID, st.Version, tr.ID, tr.Cents))
 	})
 
+	t.Run("a transfer raised by 50,000 cents, its settlement made to agree", func(t *testing.T) {
+		// The edit verify's invariant cannot see: the payer's and the
+		// payee's money and the body's transfer move with the transfer.
+		var st *backup.Settlement
+		doc := edit(func(recs []backup.Record) {
+			var tr *backup.Transfer
+			for _, r := range recs {
+				if r.Settlement != nil {
+					st = r.Settlement
+				}
+				if r.Transfer != nil && r.Transfer.From != nil && r.Transfer.To != nil {
+					tr = r.Transfer
+					break
+				}
+			}
+			tr.Cents += 50_000
+			var body struct {
+				Players   []map[string]any `json:"players"`
+				Transfers []map[string]any `json:"transfers"`
+			}
+			var whole map[string]any
+			must(t, json.Unmarshal(st.Body, &whole))
+			must(t, json.Unmarshal(st.Body, &body))
+			for _, bt := range body.Transfers {
+				if bt["from"] == float64(*tr.From) && bt["to"] == float64(*tr.To) {
+					bt["cents"] = bt["cents"].(float64) + 50_000
+				}
+			}
+			for _, p := range body.Players {
+				sign := map[float64]float64{float64(*tr.From): -1, float64(*tr.To): 1}[p["player"].(float64)]
+				for _, k := range []string{"points_cents", "net_cents", "between_players_cents", "settle_cents", "open_cents"} {
+					p[k] = p[k].(float64) + sign*50_000
+				}
+			}
+			whole["players"], whole["transfers"] = body.Players, body.Transfers
+			st.Body, _ = json.Marshal(whole)
+		})
+		refused(t, doc, ledger.EINVALID, fmt.Sprintf("session %d, settlement version %d: the document's settlement differs", st.SessionID, st.Version),
+			"the ledger computes")
+	})
+
 	t.Run("a settlement's money edited", func(t *testing.T) {
 		var st *backup.Settlement
 		doc := edit(func(recs []backup.Record) {
