@@ -97,11 +97,12 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	fmt.Fprintf(stdout, "club %d %q imported from %s: %s; every hand re-scored to its stored points, every settlement re-computed\n",
 		in.Club.ID, in.Club.Name, files[0], exportSummary(in.Summary))
+	// The key first: the import is committed, and the key is shown only now.
+	fmt.Fprintf(stdout, "the document's API keys are not restored (they are kept revoked, as history); the club's new admin API key (shown once, keep it safe):\n%s\n", in.AdminKey)
 	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
 		return fmt.Errorf("verify after import: %w", err)
 	}
 	fmt.Fprintln(stdout, "the ledger is whole")
-	fmt.Fprintf(stdout, "the document's API keys are not restored (they are kept revoked, as history); the club's new admin API key (shown once, keep it safe):\n%s\n", in.AdminKey)
 	return nil
 }
 

@@ -22,8 +22,11 @@
 // the rule set its table's preset and options resolve to; every settlement
 // version and its transfers re-compute from the re-scored hands and the
 // payments made before it; the store re-computes every hash of the
-// tamper-evidence chain. What fails is refused, naming the record, and
-// nothing is stored.
+// tamper-evidence chain. Payments are facts the document reports (which
+// transfer was paid, when, with which key); every settlement version after
+// them must account for them. The change feed is checked for its order,
+// its kinds, the shape of each kind's data and what it names. What fails
+// is refused, naming the line, hand or session, and nothing is stored.
 //
 // API keys cannot be verified from a document (a role or a revocation is
 // just a word in it), so they are not restored: the document carries only
