@@ -31,6 +31,13 @@ var roleRank = map[string]int{"": 0, "reader": 1, "scorer": 2, "admin": 3}
 // and checks each status against the matrix.
 func TestAuthorizationMatrix(t *testing.T) {
 	e := newEnv(t)
+	// The revoked key is tried on every route: more failures than the
+	// limit of failed authentications allows (TestFailedAuthentications).
+	lenient, err := api.New(e.store, slog.New(slog.DiscardHandler), api.Config{AuthFailures: api.FailureLimits{PerKey: 1000, PerAddress: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.server = lenient
 	ev := e.evening()
 	keys := map[string]string{"admin": e.admin}
 	for _, role := range []string{"reader", "scorer"} {
@@ -58,6 +65,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		table := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d", ev.table), e.admin, nil)
 		return ev.hands(), ev.hand(int(table["hands"].(float64)) + 1)
 	}
+	undoLast := func() (string, any) { // a hand of its own to take back
+		path, body := nextHand()
+		h := e.must(201, "POST", path, e.admin, body)
+		return fmt.Sprintf("%s/%v/undo", ev.hands(), h["number"]), nil
+	}
 	throwawayKey := func(action string) func() (string, any) {
 		return func() (string, any) {
 			k := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "reader"})
@@ -74,21 +86,39 @@ func TestAuthorizationMatrix(t *testing.T) {
 	p := ev.players
 	table, session, hands := fmt.Sprintf("/v1/tables/%d", ev.table), fmt.Sprintf("/v1/sessions/%d", ev.session), ev.hands()
 
+	// A tournament with its first round open at a table of its own.
+	turnierTable := func() int64 {
+		tb := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": unique("Turniertisch"), "game": "doppelkopf", "preset": "ddv",
+			"options": map[string]any{"turnier": true}})
+		return int64(tb["id"].(float64))
+	}
+	newTournament := func() (int64, int64) {
+		tb := turnierTable()
+		tr := e.must(201, "POST", "/v1/tournaments", e.admin, map[string]any{"name": unique("Turnier"), "date": "2026-11-19", "tables": []int64{tb}})
+		return int64(tr["id"].(float64)), tb
+	}
+	trID, trTable := newTournament()
+	tournament := fmt.Sprintf("/v1/tournaments/%d", trID)
+	e.must(201, "POST", tournament+"/rounds", e.admin, map[string]any{"seatings": []map[string]any{{"table": trTable, "players": p}}})
+
 	matrix := map[string]route{
-		"GET /healthz":                            {"", 200, false, fixed("/healthz", nil)},
-		"GET /readyz":                             {"", 200, false, fixed("/readyz", nil)},
-		"GET /v1/club":                            {"reader", 200, false, fixed("/v1/club", nil)},
-		"GET /v1/keys":                            {"admin", 200, false, fixed("/v1/keys", nil)},
-		"POST /v1/keys":                           {"admin", 201, false, fixed("/v1/keys", map[string]any{"role": "reader"})},
-		"POST /v1/keys/{keyID}/revoke":            {"admin", 200, true, throwawayKey("revoke")},
-		"POST /v1/keys/{keyID}/rotate":            {"admin", 201, true, throwawayKey("rotate")},
-		"GET /v1/players":                         {"reader", 200, false, fixed("/v1/players", nil)},
+		"GET /healthz":                 {"", 200, false, fixed("/healthz", nil)},
+		"GET /readyz":                  {"", 200, false, fixed("/readyz", nil)},
+		"GET /v1/club":                 {"reader", 200, false, fixed("/v1/club", nil)},
+		"GET /v1/keys":                 {"admin", 200, false, fixed("/v1/keys", nil)},
+		"POST /v1/keys":                {"admin", 201, false, fixed("/v1/keys", map[string]any{"role": "reader"})},
+		"POST /v1/keys/{keyID}/revoke": {"admin", 200, true, throwawayKey("revoke")},
+		"POST /v1/keys/{keyID}/rotate": {"admin", 201, true, throwawayKey("rotate")},
+		"GET /v1/players":              {"reader", 200, false, fixed("/v1/players", nil)},
+		"GET /v1/players/{playerID}":   {"reader", 200, true, fixed(fmt.Sprintf("/v1/players/%d", ev.players[0]), nil)},
+		"POST /v1/tables/{tableID}/hands/{number}/undo": {"scorer", 200, true, undoLast},
 		"POST /v1/players":                        {"scorer", 201, false, func() (string, any) { return "/v1/players", map[string]any{"name": unique("Gast")} }},
 		"GET /v1/tables":                          {"reader", 200, false, fixed("/v1/tables", nil)},
 		"POST /v1/tables":                         {"admin", 201, false, func() (string, any) { return "/v1/tables", map[string]any{"name": unique("Tisch"), "game": "saukopf"} }},
 		"GET /v1/tables/{tableID}":                {"reader", 200, true, fixed(table, nil)},
 		"GET /v1/tables/{tableID}/standings":      {"reader", 200, true, fixed(table+"/standings", nil)},
 		"GET /v1/tables/{tableID}/sessions":       {"reader", 200, true, fixed(table+"/sessions", nil)},
+		"GET /v1/sessions":                        {"reader", 200, false, fixed("/v1/sessions?open=true", nil)},
 		"GET /v1/tables/{tableID}/hands":          {"reader", 200, true, fixed(hands, nil)},
 		"POST /v1/tables/{tableID}/hands":         {"scorer", 201, true, nextHand},
 		"GET /v1/tables/{tableID}/hands/{number}": {"reader", 200, true, fixed(hands+"/1", nil)},
@@ -136,6 +166,18 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /v1/games/klaberjass/score": {"reader", 200, false, score("klaberjass", map[string]any{
 			"players": p, "dealer": p[3], "trump_player": p[0], "trump_suit": "herz",
 			"card_points": []map[string]any{{"player": p[0], "points": 92}, {"player": p[1], "points": 60}}, "last_trick": p[2]})},
+		"GET /v1/tournaments": {"reader", 200, false, fixed("/v1/tournaments", nil)},
+		"POST /v1/tournaments": {"scorer", 201, true, func() (string, any) {
+			return "/v1/tournaments", map[string]any{"name": unique("Turnier"), "tables": []int64{trTable}}
+		}},
+		"GET /v1/tournaments/{tournamentID}": {"reader", 200, true, fixed(tournament, nil)},
+		"POST /v1/tournaments/{tournamentID}/rounds": {"scorer", 201, true, func() (string, any) {
+			id, tb := newTournament()
+			return fmt.Sprintf("/v1/tournaments/%d/rounds", id), map[string]any{"seatings": []map[string]any{{"table": tb, "players": p}}}
+		}},
+		"POST /v1/tournaments/{tournamentID}/rounds/{round}/time-up": {"scorer", 200, true, fixed(tournament+"/rounds/1/time-up", nil)},
+		"GET /v1/tournaments/{tournamentID}/ranking":                 {"reader", 200, true, fixed(tournament+"/ranking", nil)},
+		"GET /v1/tournaments/{tournamentID}/spielliste":              {"reader", 200, true, fixed(fmt.Sprintf("%s/spielliste?table=%d", tournament, trTable), nil)},
 	}
 
 	// Corrections name the revision they correct; event streams are

@@ -43,56 +43,31 @@ func (s *Server) recordBatch(c echo.Context) error {
 	if _, err := s.svc.FindTable(c.Request().Context(), actorOf(c), tableID); err != nil {
 		return err // a table that is not the club's is 404, not a batch of refusals
 	}
-	results := make([]batchResult, 0, len(in.Hands))
-	refused := false
-	for _, item := range in.Hands {
-		r := batchResult{ID: item.ID, Number: item.Number}
-		if refused {
-			r.Status = "not_applied"
-			results = append(results, r)
-			continue
+	batch := make([]ledger.NewHand, len(in.Hands))
+	for i, item := range in.Hands {
+		batch[i] = ledger.NewHand{
+			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts, ClientID: item.ID,
 		}
-		h, replayed, err := s.svc.RecordHand(c.Request().Context(), actorOf(c), ledger.NewHand{
-			TableID: tableID, SessionID: item.SessionID, Number: item.Number, Facts: item.Facts,
-		}, handIdempotency(item))
+	}
+	outcomes, err := s.svc.RecordBatch(c.Request().Context(), actorOf(c), batch)
+	if err != nil {
+		return err // the database is gone: the client retries the whole batch
+	}
+	results := make([]batchResult, len(in.Hands))
+	for i, o := range outcomes {
+		r := batchResult{ID: in.Hands[i].ID, Number: in.Hands[i].Number}
 		switch {
-		case err != nil:
-			p := problemOf(err)
-			if p.Status >= 500 {
-				return err // the database is gone: the client retries the whole batch
-			}
-			r.Status, r.Problem, refused = "refused", &p, true
-		case replayed:
-			r.Status, r.Hand = "already_applied", &h
+		case o.NotApplied:
+			r.Status = "not_applied"
+		case o.Err != nil:
+			p := problemOf(o.Err)
+			r.Status, r.Problem = "refused", &p
+		case o.Replayed:
+			r.Status, r.Hand = "already_applied", &o.Hand
 		default:
-			r.Status, r.Hand = "applied", &h
+			r.Status, r.Hand = "applied", &o.Hand
 		}
-		results = append(results, r)
+		results[i] = r
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"results": results})
-}
-
-// handIdempotency makes a hand's client id its idempotency key: the same id
-// with the same hand replays, with another hand is refused.
-func handIdempotency(item batchItem) *ledger.Idempotency {
-	raw, _ := json.Marshal(struct {
-		SessionID int64           `json:"session_id"`
-		Number    int             `json:"number"`
-		Facts     json.RawMessage `json:"facts"`
-	}{item.SessionID, item.Number, canonicalJSON(item.Facts)})
-	return &ledger.Idempotency{Key: "hand:" + item.ID, Hash: hashBytes(raw)}
-}
-
-// canonicalJSON re-encodes a JSON value so that spelling (whitespace, key
-// order) does not change its hash.
-func canonicalJSON(raw json.RawMessage) json.RawMessage {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return raw
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return out
 }

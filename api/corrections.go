@@ -76,3 +76,26 @@ func ifMatchRevision(header string) (int, error) {
 }
 
 func etag(revision int) string { return `"` + strconv.Itoa(revision) + `"` }
+
+// undoHand takes back the last hand that counts (POST
+// /v1/tables/{tableID}/hands/{number}/undo): 200 with the voided hand and
+// the next hand, the same again for a hand already void.
+func (s *Server) undoHand(c echo.Context) error {
+	tableID, err := pathID(c, "tableID")
+	if err != nil {
+		return err
+	}
+	number, err := pathNumber(c)
+	if err != nil {
+		return err
+	}
+	res, replayed, err := s.svc.UndoHand(c.Request().Context(), actorOf(c), tableID, number)
+	if err != nil {
+		return err
+	}
+	if replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+	}
+	c.Response().Header().Set("ETag", etag(res.Hand.Revision))
+	return writeJSON(c, http.StatusOK, res)
+}

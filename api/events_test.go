@@ -16,7 +16,8 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
-// sse is one event of a stream.
+// sse is one event of a stream: a change (with an id), or the final event
+// that ends the stream (revoked, shutdown, reconnect; without one).
 type sse struct {
 	id, kind string
 	data     map[string]any
@@ -27,6 +28,7 @@ type sse struct {
 func openStream(t *testing.T, url, key, lastID string) (<-chan sse, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel) // before the test's server closes, which waits for open requests
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	req.Header.Set("Authorization", "Bearer "+key)
 	if lastID != "" {
@@ -43,6 +45,7 @@ func openStream(t *testing.T, url, key, lastID string) (<-chan sse, func()) {
 	}
 	events := make(chan sse, 100)
 	ready := make(chan struct{})
+	started := ready
 	go func() {
 		defer res.Body.Close()
 		defer close(events)
@@ -52,22 +55,23 @@ func openStream(t *testing.T, url, key, lastID string) (<-chan sse, func()) {
 		for sc.Scan() {
 			line := sc.Text()
 			switch {
-			case strings.HasPrefix(line, "retry:"):
-				close(ready)
+			case strings.HasPrefix(line, "retry:") && ready != nil:
+				close(ready) // the stream's first line; a final event may set retry again
+				ready = nil
 			case strings.HasPrefix(line, "id: "):
 				ev.id = strings.TrimPrefix(line, "id: ")
 			case strings.HasPrefix(line, "event: "):
 				ev.kind = strings.TrimPrefix(line, "event: ")
 			case strings.HasPrefix(line, "data: "):
 				json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev.data)
-			case line == "" && ev.id != "":
-				events <- ev
+			case line == "" && (ev.id != "" || ev.kind != ""):
+				events <- ev // a change, or a final event (which has no id)
 				ev = sse{}
 			}
 		}
 	}()
 	select {
-	case <-ready:
+	case <-started:
 	case <-time.After(5 * time.Second):
 		cancel()
 		t.Fatal("the stream did not start")

@@ -45,7 +45,7 @@ func (s *Server) scoreHand(game string) echo.HandlerFunc {
 		if in.Date == "" {
 			in.Date = ledger.Today(s.now(), "UTC")
 		}
-		res, _, err := ledger.Preview(game, in.Preset, in.Options, in.Players, in.Date, in.State, in.Facts)
+		res, err := s.svc.ScoreDraft(c.Request().Context(), actorOf(c), game, in.Preset, in.Options, in.Players, in.Date, in.State, in.Facts)
 		if err != nil {
 			return err
 		}

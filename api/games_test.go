@@ -57,6 +57,7 @@ func newGameTableWith(t *testing.T, game, options string, more map[string]any, n
 		id := int64(p["id"].(float64))
 		g.players = append(g.players, id)
 		pairs = append(pairs, fmt.Sprintf("P%d", i+1), fmt.Sprint(id))
+		pairs = append(pairs, fmt.Sprintf("@%d", i+1), names[i])
 	}
 	g.ids = strings.NewReplacer(pairs...)
 	body := map[string]any{"name": "Stammtisch " + game, "game": game}
@@ -69,6 +70,16 @@ func newGameTableWith(t *testing.T, game, options string, more map[string]any, n
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, body)
 	g.id = int64(tbl["id"].(float64))
 	return g
+}
+
+// nameOf returns the name of the player with the id id (as a string).
+func (g *gameTable) nameOf(id string) string {
+	for i, p := range g.players {
+		if fmt.Sprint(p) == id {
+			return g.want(fmt.Sprintf("@%d", i+1))
+		}
+	}
+	return "Spieler " + id
 }
 
 // p returns the id of player Pn.
@@ -94,6 +105,7 @@ func (g *gameTable) facts(s string) json.RawMessage {
 }
 
 // want replaces the placeholders in an expected text.
+// (and the names of @1, @2, …, as texts name the players).
 func (g *gameTable) want(s string) string { return g.ids.Replace(s) }
 
 // open opens a session on date with the players Pn seated in this order.
@@ -412,20 +424,24 @@ func TestDoppelkopfBockEvening(t *testing.T) {
 		if st["next_dealer"] != float64(g.p(h.nextDealer)) {
 			t.Errorf("hand %d: next dealer %v, want P%d = %d", n, st["next_dealer"], h.nextDealer, g.p(h.nextDealer))
 		}
-		preview := "no Bock games left, no round queued"
-		if h.left > 0 || h.queued > 0 {
-			preview = fmt.Sprintf("%d Bock %s left, %d %s queued",
-				h.left, map[bool]string{true: "game", false: "games"}[h.left == 1],
-				h.queued, map[bool]string{true: "round", false: "rounds"}[h.queued == 1])
+		var bock []string
+		if h.left > 0 {
+			bock = append(bock, fmt.Sprintf("noch %d %s", h.left, map[bool]string{true: "Bockspiel", false: "Bockspiele"}[h.left == 1]))
 		}
-		summary := fmt.Sprintf("next dealer: player %d; %s", g.p(h.nextDealer), preview)
+		if h.queued > 0 {
+			bock = append(bock, fmt.Sprintf("%d %s", h.queued, map[bool]string{true: "Bockrunde wartet", false: "Bockrunden warten"}[h.queued == 1]))
+		}
+		if len(bock) == 0 {
+			bock = []string{"kein Bock"}
+		}
+		summary := g.want(fmt.Sprintf("@%d gibt; %s", h.nextDealer, strings.Join(bock, ", ")))
 		if h.solos != "" {
 			var solos []string
 			for _, s := range strings.Fields(g.want(h.solos)) {
 				id, count, _ := strings.Cut(s, ":")
-				solos = append(solos, "player "+id+": "+count)
+				solos = append(solos, g.nameOf(id)+" "+count)
 			}
-			summary += "; solos this session: " + strings.Join(solos, ", ")
+			summary += "; Soli an diesem Abend: " + strings.Join(solos, ", ")
 		}
 		if st["summary"] != summary {
 			t.Errorf("hand %d: summary %q, want %q", n, st["summary"], summary)
@@ -744,7 +760,7 @@ func TestSchwarzeSauTalliesAcrossSessions(t *testing.T) {
 
 	// The payout of the seventh hand.
 	ev := events(payoutHand, "payout")[0]
-	wantText := g.want("Spieler P1 (1505 Minuspunkte) überschreitet die Grenze 1502 (1500 + 2.) und zahlt 5,00 € in die Kasse. Alle Stände beginnen wieder bei 0.")
+	wantText := g.want("@1 (1505 Minuspunkte) überschreitet die Grenze 1502 (1500 + 2.) und zahlt 5,00 € in die Kasse. Alle Stände beginnen wieder bei 0.")
 	if ev["text"] != wantText || ev["amount"] != 500.0 || !slices.Equal(ids(ev["players"]), g.seats(1)) {
 		t.Errorf("payout event %v, want P1 paying 500 cents: %q", ev, wantText)
 	}
@@ -769,7 +785,7 @@ func TestSchwarzeSauTalliesAcrossSessions(t *testing.T) {
 		!slices.Equal(ids(lp["payers"]), g.seats(1)) || byPlayer(lp["tallies"], g.seats(1)) != g.want("P1:1505") {
 		t.Errorf("last payout %v", lp)
 	}
-	if s, _ := st["summary"].(string); !strings.Contains(s, g.want("Spieler P3 20,5 (noch 1481,5)")) {
+	if s, _ := st["summary"].(string); !strings.Contains(s, g.want("@3 20,5 (noch 1481,5)")) {
 		t.Errorf("summary %q lacks P3's half", s)
 	}
 
@@ -906,7 +922,7 @@ func TestKlaberjassWholeMatch(t *testing.T) {
 			t.Errorf("side %v, want die 0 and one match won", m)
 		}
 	}
-	want := g.want("Partie 2 gewonnen von Spieler P1/P3; Partie 3 beginnt, alle Würfel auf 0; nächster Geber Spieler P4")
+	want := g.want("Partie 2 gewonnen von @1/@3; Partie 3 beginnt, alle Würfel auf 0; nächster Geber @4")
 	if st["summary"] != want {
 		t.Errorf("summary %q, want %q", st["summary"], want)
 	}

@@ -18,13 +18,11 @@ func (s *Server) recordHand(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	idem := idempotency(c, body)
-	if idem == nil && in.ID != "" {
-		idem = handIdempotency(in) // the client-chosen id makes retries safe
-	}
+	// With a client-chosen id the ledger keys the hand by it, even when an
+	// Idempotency-Key comes too: the outbox retries under that id.
 	h, replayed, err := s.svc.RecordHand(c.Request().Context(), actorOf(c), ledger.NewHand{
-		TableID: tableID, SessionID: in.SessionID, Number: in.Number, Facts: in.Facts,
-	}, idem)
+		TableID: tableID, SessionID: in.SessionID, Number: in.Number, Facts: in.Facts, ClientID: in.ID,
+	}, idempotency(c, body))
 	if err != nil {
 		return err
 	}

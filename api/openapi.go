@@ -27,11 +27,28 @@ import (
 var spec []byte
 
 // The reports are documents, not data: their bodies are checked as text.
+// The formats the contract uses are checked as the ledger reads them:
+// kin-openapi checks neither uuid nor a date's calendar and range.
 func init() {
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.FileBodyDecoder)
+	openapi3.DefineStringFormatValidator("date", openapi3.NewCallbackValidator(checkDate))
+	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(uuidPattern))
 }
+
+// checkDate is format date: a calendar date from ledger.MinDate to
+// ledger.MaxDate, as the ledger and PostgreSQL's date take it.
+func checkDate(s string) error {
+	if _, err := ledger.ParseDate("", s); err != nil {
+		return errors.New(ledger.AsError(err).Rule)
+	}
+	return nil
+}
+
+// uuidPattern is format uuid: RFC 9562's 8-4-4-4-12 hex digits, any
+// version, either case (a hand's client-chosen id).
+const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 
 // Spec returns the API contract (openapi.yaml) as served by this build.
 func Spec() []byte { return spec }
@@ -71,24 +88,34 @@ func parseSpec() (*openapi3.T, routers.Router, error) {
 // handler sees it. A route the contract does not know is left to echo (404
 // or 405); a request that breaks the contract is refused naming the field.
 func validateRequests(router routers.Router) echo.MiddlewareFunc {
-	opts := &openapi3filter.Options{
-		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
-		SkipSettingDefaults: true,
-	}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			req := c.Request()
-			route, params, err := router.FindRoute(req)
-			if err != nil {
-				return next(c)
-			}
-			in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
-			if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
-				return contractError(err)
+			if err := CheckRequest(router, c.Request()); err != nil {
+				return err
 			}
 			return next(c)
 		}
 	}
+}
+
+var requestOptions = &openapi3filter.Options{
+	AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
+	SkipSettingDefaults: true,
+}
+
+// CheckRequest checks a request against the contract as the API does before
+// any handler runs: nil when the contract accepts it or knows no route for
+// it, else the problem naming the field. The body is read and put back.
+func CheckRequest(router routers.Router, req *http.Request) error {
+	route, params, err := router.FindRoute(req)
+	if err != nil {
+		return nil
+	}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: requestOptions}
+	if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
+		return contractError(err)
+	}
+	return nil
 }
 
 // contractError turns a contract violation into a problem naming the field.

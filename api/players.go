@@ -28,3 +28,15 @@ func (s *Server) createPlayer(c echo.Context) error {
 	}
 	return created(c, replayed, p)
 }
+
+func (s *Server) getPlayer(c echo.Context) error {
+	id, err := pathID(c, "playerID")
+	if err != nil {
+		return err
+	}
+	p, err := s.svc.FindPlayer(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, p)
+}

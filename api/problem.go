@@ -138,7 +138,7 @@ func writeProblem(c echo.Context, p Problem) {
 	if len(p.Errors) > 0 {
 		body["errors"] = p.Errors
 	}
-	if p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests {
+	if (p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests) && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "1")
 	}
 	c.Response().Header().Set(echo.HeaderContentType, "application/problem+json")

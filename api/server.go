@@ -4,9 +4,8 @@
 package api
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,22 +20,20 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/games"
 )
 
-// MaxBodyBytes is the largest request body accepted.
-const MaxBodyBytes = 1 << 20
-
-var errBodyTooLarge = errors.New("request body too large")
-
 // Server is the HTTP API over a ledger store.
 type Server struct {
-	svc     *ledger.Service
-	log     *slog.Logger
-	echo    *echo.Echo
-	router  routers.Router
-	now     func() time.Time
-	limiter *middleware.RateLimiterMemoryStore // nil: no limit
-	// notifier wakes event streams when another writer commits; without
-	// one they look for changes every keep-alive interval.
-	notifier ledger.Notifier
+	svc      *ledger.Service
+	log      *slog.Logger
+	echo     *echo.Echo
+	router   routers.Router
+	now      func() time.Time
+	cfg      Config
+	limiter  *middleware.RateLimiterMemoryStore // nil: no limit
+	failures *authFailures
+	// hubs fan the change feed out to the event streams, streams counts
+	// and ends them.
+	hubs    *hubs
+	streams *streamLimits
 }
 
 // Config tunes the API.
@@ -45,8 +42,18 @@ type Config struct {
 	// average (bursts of twice that pass); 0 means no limit.
 	RateLimit int
 	// Notifier tells event streams about changes committed by any
-	// instance of the service (PostgreSQL LISTEN/NOTIFY).
+	// instance of the service (PostgreSQL LISTEN/NOTIFY); without one they
+	// see this instance's writes at once and others' every keep-alive.
 	Notifier ledger.Notifier
+	// StreamsPerKey and StreamsPerClub are how many event streams one key
+	// and one club may have open on this instance (0: the defaults).
+	StreamsPerKey, StreamsPerClub int
+	// ReplayLimit is how many events of backlog one stream request sends
+	// before it asks the client to reconnect (0: the default).
+	ReplayLimit int
+	// AuthFailures limits failed authentications (zero fields: the
+	// defaults, DefaultFailureLimits).
+	AuthFailures FailureLimits
 }
 
 // DefaultConfig is what serve uses unless told otherwise: far above what a
@@ -63,7 +70,14 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(log)
-	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, notifier: cfg.Notifier}
+	// The client's address is the connection's peer: the failed-auth limit
+	// counts by it, and a header would let a client choose it.
+	e.IPExtractor = echo.ExtractIPDirect()
+	cfg.StreamsPerKey = or(cfg.StreamsPerKey, DefaultStreamsPerKey)
+	cfg.StreamsPerClub = or(cfg.StreamsPerClub, DefaultStreamsPerClub)
+	cfg.ReplayLimit = or(cfg.ReplayLimit, DefaultReplayLimit)
+	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, cfg: cfg, failures: newAuthFailures(cfg.AuthFailures),
+		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub)}
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,
@@ -77,11 +91,15 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 		},
 	}))
 	e.Use(s.logRequests)
-	e.Use(limitBody)
-	e.Use(validateRequests(router))
 	s.routes()
 	return s, nil
 }
+
+// EndStreams ends every open event stream with a final `shutdown` event
+// and refuses new ones; it returns once they have ended or ctx has. A
+// shutdown calls it before it drains the other requests, which streams
+// would otherwise hold open until the drain gives up.
+func (s *Server) EndStreams(ctx context.Context) error { return s.streams.shutdown(ctx) }
 
 // ServeHTTP makes the server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
@@ -104,7 +122,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 
 	v1 := e.Group("/v1")
-	read, score, admin := s.auth(ledger.RoleReader), s.auth(ledger.RoleScorer), s.auth(ledger.RoleAdmin)
+	read, score, admin := s.guard(ledger.RoleReader), s.guard(ledger.RoleScorer), s.guard(ledger.RoleAdmin)
 	v1.GET("/club", s.getClub, read)
 	v1.GET("/keys", s.listKeys, admin)
 	v1.POST("/keys", s.createKey, admin)
@@ -112,6 +130,7 @@ func (s *Server) routes() {
 	v1.POST("/keys/:keyID/rotate", s.rotateKey, admin)
 	v1.GET("/players", s.listPlayers, read)
 	v1.POST("/players", s.createPlayer, score)
+	v1.GET("/players/:playerID", s.getPlayer, read)
 	v1.GET("/tables", s.listTables, read)
 	v1.POST("/tables", s.createTable, admin)
 	v1.GET("/tables/:tableID", s.getTable, read)
@@ -124,9 +143,11 @@ func (s *Server) routes() {
 	v1.POST("/tables/:tableID/hands/batch", s.recordBatch, score)
 	v1.POST("/tables/:tableID/hands/:number/corrections", s.correctHand, score)
 	v1.GET("/tables/:tableID/hands/:number/revisions", s.handRevisions, read)
+	v1.POST("/tables/:tableID/hands/:number/undo", s.undoHand, score)
 	v1.GET("/tables/:tableID/events", s.streamEvents(true), read)
 	v1.GET("/events", s.streamEvents(false), read)
 	v1.GET("/changes", s.listChanges, read)
+	v1.GET("/sessions", s.listSessions, read)
 	v1.GET("/sessions/:sessionID", s.getSession, read)
 	v1.POST("/sessions/:sessionID/close", s.closeSession, score)
 	v1.GET("/sessions/:sessionID/standings", s.sessionStandings, read)
@@ -143,6 +164,7 @@ func (s *Server) routes() {
 	v1.GET("/stats/players/:playerID/versus/:otherID", s.headToHead, read)
 	v1.GET("/stats/leaderboard", s.leaderboard, read)
 	v1.GET("/stats/series", s.pointsSeries, read)
+	s.tournamentRoutes(v1, read, score)
 	v1.GET("/games", s.listGames, read)
 	for _, game := range games.Names() {
 		v1.POST("/games/"+game+"/score", s.scoreHand(game), read)
@@ -167,70 +189,6 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			"bytes", c.Response().Size, "took", time.Since(start).Round(time.Microsecond))
 		return nil
 	}
-}
-
-// MaxDepth is how deeply a request's JSON may nest: far more than any
-// hand's facts need, far less than what makes a decoder crawl.
-const MaxDepth = 64
-
-// limitBody refuses bodies over MaxBodyBytes with 413, whether announced by
-// Content-Length or discovered while reading, and bodies nested deeper than
-// MaxDepth with 422, before anything decodes them.
-func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		req := c.Request()
-		if req.ContentLength > MaxBodyBytes {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
-		}
-		if req.Body == nil || req.Body == http.NoBody {
-			return next(c)
-		}
-		body, err := readBody(c.Response(), req.Body)
-		if err != nil {
-			return err
-		}
-		if depth(body) > MaxDepth {
-			return ledger.Invalid("body", "is nested deeper than %d levels", MaxDepth)
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		return next(c)
-	}
-}
-
-// depth is how deeply a JSON text nests its arrays and objects (strings
-// are skipped; the text need not be valid).
-func depth(body []byte) int {
-	deepest, level, inString, escaped := 0, 0, false, false
-	for _, b := range body {
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && b == '\\':
-			escaped = true
-		case inString && b == '"':
-			inString = false
-		case inString:
-		case b == '"':
-			inString = true
-		case b == '[' || b == '{':
-			level++
-			deepest = max(deepest, level)
-		case b == ']' || b == '}':
-			level--
-		}
-	}
-	return deepest
-}
-
-// readBody reads a request body of at most MaxBodyBytes, mapping a larger
-// one to 413.
-func readBody(w http.ResponseWriter, r io.ReadCloser) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r, MaxBodyBytes))
-	var maxErr *http.MaxBytesError
-	if errors.As(err, &maxErr) {
-		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
-	}
-	return body, err
 }
 
 func jsonEncode(w io.Writer, v any) error {

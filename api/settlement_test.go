@@ -80,19 +80,23 @@ func TestFortyHandEveningReportsAgreeToTheCent(t *testing.T) {
 	if res.status != 200 || !strings.HasPrefix(res.header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("csv: %d %s", res.status, res.header.Get("Content-Type"))
 	}
-	r := csv.NewReader(strings.NewReader(string(res.body)))
-	r.FieldsPerRecord = -1
+	body, bom := strings.CutPrefix(string(res.body), "\ufeff")
+	if !bom {
+		t.Error("csv: no byte order mark, Excel would not read it as UTF-8")
+	}
+	r := csv.NewReader(strings.NewReader(body))
+	r.Comma, r.FieldsPerRecord = ';', -1
 	rows, err := r.ReadAll()
 	if err != nil {
 		t.Fatalf("csv does not parse: %v", err)
 	}
 	found := 0
 	for _, row := range rows {
-		if len(row) < 5 {
+		if len(row) < 8 {
 			continue
 		}
-		if want, ok := nets[row[0]]; ok {
-			if got, err := strconv.ParseInt(row[len(row)-1], 10, 64); err == nil && got == want {
+		if want, ok := nets[row[0]]; ok { // the money block: "Netto Cent" is the seventh column
+			if got, err := strconv.ParseInt(row[6], 10, 64); err == nil && got == want {
 				found++
 			}
 		}

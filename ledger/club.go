@@ -91,6 +91,14 @@ func parseKey(token string) (clubID, keyID int64, random string, ok bool) {
 	return club, key, parts[2], true
 }
 
+// KeyOf returns the club and key a token names, without checking its
+// secret: what limits failed attempts per key before any lookup. ok is
+// false for a token that is not a key's shape.
+func KeyOf(token string) (clubID, keyID int64, ok bool) {
+	clubID, keyID, _, ok = parseKey(token)
+	return clubID, keyID, ok
+}
+
 // newKey checks a key's role and label and makes its secret.
 func newKey(role Role, label string) (NewKey, string, error) {
 	if !role.Valid() {
@@ -177,29 +185,42 @@ func (s *Service) CreateKey(ctx context.Context, a Actor, role Role, label strin
 		k, err = tx.InsertKey(ctx, nk)
 		return err
 	})
+	s.keys.invalidate(a.ClubID)
 	return k, keyToken(k, random), err
 }
 
 // RevokeKey revokes a key of the club at once; revoking it again changes
-// nothing.
+// nothing. The club's last active admin key is not revoked (ECONFLICT):
+// without it nobody could manage the club's keys through the API.
 func (s *Service) RevokeKey(ctx context.Context, a Actor, keyID int64) (APIKey, error) {
 	var k APIKey
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
-		var err error
+		old, err := keyToChange(ctx, tx, keyID, false)
+		if err != nil || old.RevokedAt != nil {
+			k = old
+			return err
+		}
 		k, err = tx.RevokeKey(ctx, keyID, s.now())
 		return err
 	})
+	s.keys.invalidate(a.ClubID)
 	return k, err
 }
 
 // RotateKey revokes a key and issues its successor with the same role and
-// label, returning the new secret.
+// label, returning the new secret. A revoked key has no successor, and the
+// club's last active admin key is not rotated (both ECONFLICT): its
+// successor's secret is shown once, and a lost answer would lock the club
+// out.
 func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, string, error) {
 	var k APIKey
 	var random string
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
-		old, err := tx.RevokeKey(ctx, keyID, s.now())
+		old, err := keyToChange(ctx, tx, keyID, true)
 		if err != nil {
+			return err
+		}
+		if _, err := tx.RevokeKey(ctx, keyID, s.now()); err != nil {
 			return err
 		}
 		nk, r, err := newKey(old.Role, old.Label)
@@ -210,10 +231,42 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 		k, err = tx.InsertKey(ctx, nk)
 		return err
 	})
+	s.keys.invalidate(a.ClubID)
 	if err != nil {
 		return APIKey{}, "", err
 	}
 	return k, keyToken(k, random), nil
+}
+
+// keyToChange locks the club's keys and returns the one to revoke or
+// rotate, refusing what would leave the club without an active admin key
+// and, for a rotation, a key that is already revoked.
+func keyToChange(ctx context.Context, tx KeyTx, keyID int64, rotate bool) (APIKey, error) {
+	keys, err := tx.LockKeys(ctx)
+	if err != nil {
+		return APIKey{}, err
+	}
+	var target *APIKey
+	admins := 0
+	for i, k := range keys {
+		if k.ID == keyID {
+			target = &keys[i]
+		}
+		if k.Role == RoleAdmin && k.RevokedAt == nil {
+			admins++
+		}
+	}
+	switch {
+	case target == nil:
+		return APIKey{}, Errorf(ENOTFOUND, "API key %d not found", keyID)
+	case target.RevokedAt != nil && rotate:
+		return APIKey{}, Errorf(ECONFLICT, "API key %d is revoked; a revoked key gets no successor: create a new key instead", keyID)
+	case target.RevokedAt != nil:
+		return *target, nil
+	case target.Role == RoleAdmin && admins == 1:
+		return APIKey{}, Errorf(ECONFLICT, "API key %d is the club's last active admin key; create another admin key first", keyID)
+	}
+	return *target, nil
 }
 
 // ListKeys returns the club's keys, revoked ones included, oldest first.

@@ -77,7 +77,8 @@ func VoidResult(previous score.Result, stateBefore json.RawMessage) score.Result
 }
 
 // SameOutcome reports whether two results give every player the same
-// points and leave the same state: then nothing after them changes.
+// points and leave the same state (SameState: summaries aside): then
+// nothing after them changes.
 func SameOutcome(a, b score.Result) bool {
 	if len(a.Points) != len(b.Points) {
 		return false
@@ -87,7 +88,7 @@ func SameOutcome(a, b score.Result) bool {
 			return false
 		}
 	}
-	return SameJSON(a.State, b.State)
+	return SameState(a.State, b.State)
 }
 
 // PointDiffs returns, per player, next minus previous points, leaving out
@@ -120,6 +121,9 @@ func (c *Correction) Validate() error {
 	if c.Revision < 1 {
 		return RevisionRequired()
 	}
+	if err := CheckHandNumber("number", c.Number); err != nil {
+		return err
+	}
 	var err error
 	if c.Reason, err = TrimName("reason", c.Reason, MaxReasonLen); err != nil {
 		return err
@@ -148,6 +152,9 @@ func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *
 	if err := c.Validate(); err != nil {
 		return CorrectionResult{}, false, err
 	}
+	if err := s.mayCorrect(ctx, a, c); err != nil {
+		return CorrectionResult{}, false, err
+	}
 	var out CorrectionResult
 	var replayed bool
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
@@ -169,7 +176,43 @@ func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *
 		}
 		return remember(ctx, tx, idem, KindCorrection, out.Hand.ID)
 	})
+	if err != nil {
+		return out, replayed, err
+	}
+	out.Hand, err = s.withNames(ctx, a.ClubID, out.Hand)
 	return out, replayed, err
+}
+
+// mayCorrect refuses a non-admin the correction of a hand of a closed
+// session before its Idempotency-Key is looked up, so a scorer who reuses
+// an admin's key never gets the replay of the admin's correction. A hand
+// that is not found is left to the flow to name; the flow checks the role
+// again under the table's lock.
+func (s *Service) mayCorrect(ctx context.Context, a Actor, c Correction) error {
+	if a.Role.Includes(RoleAdmin) {
+		return nil
+	}
+	h, err := s.Hands.FindHand(ctx, a.ClubID, c.TableID, c.Number)
+	if ErrorCode(err) == ENOTFOUND {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	sess, err := s.Tables.FindSession(ctx, a.ClubID, h.SessionID)
+	if err != nil {
+		return err
+	}
+	if !sess.Open() {
+		return closedSessionForbidden(c.Number)
+	}
+	return nil
+}
+
+// closedSessionForbidden is the refusal of a non-admin's correction of a
+// hand of a closed session.
+func closedSessionForbidden(number int) error {
+	return Errorf(EFORBIDDEN, "hand %d belongs to a closed session: only an admin may correct it", number)
 }
 
 // correct does the work of CorrectHand on a locked table.
@@ -190,7 +233,7 @@ func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (Correc
 		return CorrectionResult{}, err
 	}
 	if !first.Open() && !a.Role.Includes(RoleAdmin) {
-		return CorrectionResult{}, Errorf(EFORBIDDEN, "hand %d belongs to a closed session: only an admin may correct it", c.Number)
+		return CorrectionResult{}, closedSessionForbidden(c.Number)
 	}
 	out := CorrectionResult{Rescored: []int{}, Settlements: []int64{}}
 	changed, err := rescoreFrom(ctx, tx, a, c, hands, stateBefore, sessions, &out)

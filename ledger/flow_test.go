@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
@@ -23,6 +24,7 @@ import (
 // Doppelkopf table (house rules) with an open session.
 type club struct {
 	t       *testing.T
+	store   *memory.Store
 	svc     *ledger.Service
 	admin   ledger.Actor
 	scorer  ledger.Actor
@@ -35,8 +37,15 @@ type club struct {
 
 func newClub(t *testing.T) *club {
 	t.Helper()
+	store := memory.New()
+	return newClubOn(t, store, store.Ports())
+}
+
+// newClubOn is newClub on the given ports of store.
+func newClubOn(t *testing.T, store *memory.Store, ports ledger.Ports) *club {
+	t.Helper()
 	ctx := context.Background()
-	c := &club{t: t, svc: memory.New().Service()}
+	c := &club{t: t, store: store, svc: ledger.NewService(ports)}
 	_, secret, err := c.svc.CreateClub(ctx, ledger.NewClub{Name: "Doko-Club Eichel"})
 	c.must(err)
 	c.admin, err = c.svc.Authenticate(ctx, secret)
@@ -400,4 +409,233 @@ func TestPaymentsCountInTheNextSettlementVersion(t *testing.T) {
 	if e := wantCode(t, "a replaced transfer", err, ledger.ECONFLICT); e.Extra["current_version"] != 2 {
 		t.Errorf("the conflict names version %v, want 2", e.Extra["current_version"])
 	}
+}
+
+// staleHands is the in-memory HandStore with a write that loses its race
+// the first `lose` times: another hand is recorded in between.
+type staleHands struct {
+	ledger.HandStore
+	lose   int
+	before func()
+}
+
+func (s *staleHands) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
+	if s.lose > 0 {
+		s.lose--
+		s.before()
+		return ledger.Hand{}, ledger.ErrStale
+	}
+	return s.HandStore.AppendHand(ctx, clubID, r)
+}
+
+func TestALostRaceIsDecidedAgain(t *testing.T) {
+	store := memory.New()
+	ports := store.Ports()
+	hands := &staleHands{HandStore: ports.Hands}
+	ports.Hands = hands
+	c := newClubOn(t, store, ports)
+	ctx := context.Background()
+
+	// A phone loses the race for hand 1 to another phone's hand 1: it
+	// reads again and gets the 409 naming hand 2.
+	other := ledger.NewService(store.Ports())
+	hands.lose, hands.before = 1, func() {
+		if _, _, err := other.RecordHand(ctx, c.admin, ledger.NewHand{TableID: c.table.ID, SessionID: c.session.ID, Number: 1,
+			Facts: c.facts(bockEvening[0])}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := c.record(1, bockEvening[0], nil)
+	if e := wantCode(t, "the lost race", err, ledger.ECONFLICT); e.Extra["next_number"] != 2 {
+		t.Errorf("the conflict names %v, want 2", e.Extra["next_number"])
+	}
+	// A write that keeps losing to something that leaves the number free
+	// gives up, asking to be sent again.
+	hands.lose, hands.before = 10, func() {}
+	_, _, err = c.record(2, bockEvening[1], nil)
+	wantCode(t, "a race lost again and again", err, ledger.EUNAVAILABLE)
+}
+
+// TestKeyRulesKeepTheClubManageable: a revoked key gets no successor, and
+// the club's last active admin key is neither revoked nor rotated; with a
+// second admin key both are allowed.
+func TestKeyRulesKeepTheClubManageable(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	_, err := c.svc.RevokeKey(ctx, c.admin, c.scorer.KeyID)
+	c.must(err)
+	again, err := c.svc.RevokeKey(ctx, c.admin, c.scorer.KeyID)
+	c.must(err) // revoking again changes nothing
+	if again.RevokedAt == nil {
+		t.Error("the revoked key reads as active")
+	}
+	_, _, err = c.svc.RotateKey(ctx, c.admin, c.scorer.KeyID)
+	wantCode(t, "rotating a revoked key", err, ledger.ECONFLICT)
+	_, err = c.svc.RevokeKey(ctx, c.admin, c.admin.KeyID)
+	wantCode(t, "revoking the last admin key", err, ledger.ECONFLICT)
+	_, _, err = c.svc.RotateKey(ctx, c.admin, c.admin.KeyID)
+	wantCode(t, "rotating the last admin key", err, ledger.ECONFLICT)
+	_, err = c.svc.RevokeKey(ctx, c.admin, 999_999)
+	wantCode(t, "an unknown key", err, ledger.ENOTFOUND)
+	keys, err := c.svc.ListKeys(ctx, c.admin)
+	c.must(err)
+	if len(keys) != 2 {
+		t.Fatalf("refused key changes left %d keys, want 2", len(keys))
+	}
+
+	second, _, err := c.svc.CreateKey(ctx, c.admin, ledger.RoleAdmin, "Kassenwart")
+	c.must(err)
+	successor, _, err := c.svc.RotateKey(ctx, c.admin, c.admin.KeyID)
+	c.must(err)
+	if successor.Role != ledger.RoleAdmin {
+		t.Errorf("the successor is a %s key", successor.Role)
+	}
+	_, err = c.svc.RevokeKey(ctx, c.admin, second.ID)
+	c.must(err)
+	_, err = c.svc.RevokeKey(ctx, c.admin, successor.ID)
+	wantCode(t, "revoking the last admin key after a rotation", err, ledger.ECONFLICT)
+}
+
+// TestKeyActiveSeesRevocations: this service forgets a key it revoked or
+// rotated at once; another service on the same store (another instance)
+// sees it once its memory is KeyRecheck old, without a read per check.
+func TestKeyActiveSeesRevocations(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 12, 20, 0, 0, 0, time.UTC)
+	other := c.store.Service().WithClock(func() time.Time { return now })
+	active := func(svc *ledger.Service, a ledger.Actor) bool {
+		t.Helper()
+		ok, err := svc.KeyActive(ctx, a)
+		c.must(err)
+		return ok
+	}
+	if !active(c.svc, c.scorer) || !active(other, c.scorer) {
+		t.Fatal("an active key reads as revoked")
+	}
+	reader, _, err := c.svc.CreateKey(ctx, c.admin, ledger.RoleReader, "Tafel")
+	c.must(err)
+	readerActor := ledger.Actor{ClubID: c.admin.ClubID, KeyID: reader.ID, Role: ledger.RoleReader}
+	if !active(c.svc, readerActor) {
+		t.Error("a new key reads as revoked where it was created")
+	}
+	_, _, err = c.svc.RotateKey(ctx, c.admin, c.scorer.KeyID)
+	c.must(err)
+	if active(c.svc, c.scorer) {
+		t.Error("the rotated key is active where it was rotated")
+	}
+	if !active(other, c.scorer) {
+		t.Error("another instance read the keys again before KeyRecheck passed")
+	}
+	now = now.Add(ledger.KeyRecheck)
+	if active(other, c.scorer) {
+		t.Errorf("another instance still takes the rotated key %v later", ledger.KeyRecheck)
+	}
+}
+
+// TestAHandsClientIDIsItsKey: a hand sent with an Idempotency-Key and a
+// client id is keyed by the id, so the outbox's retry under that id is
+// the replay, not a refusal.
+func TestAHandsClientIDIsItsKey(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	hand := ledger.NewHand{TableID: c.table.ID, SessionID: c.session.ID, Number: 1, Facts: c.facts(bockEvening[0]),
+		ClientID: "0b7e2a4c-outbox-1"}
+	first, _, err := c.svc.RecordHand(ctx, c.scorer, hand, &ledger.Idempotency{Key: "header-key", Hash: []byte("the body")})
+	c.must(err)
+	// The outbox retries the same hand, spelt otherwise, under its id alone.
+	retry := hand
+	retry.Facts = json.RawMessage(" " + string(hand.Facts) + " ")
+	again, replayed, err := c.svc.RecordHand(ctx, c.scorer, retry, nil)
+	c.must(err)
+	if !replayed || again.ID != first.ID {
+		t.Errorf("the outbox's retry: replayed %v, hand %d; want the replay of hand %d", replayed, again.ID, first.ID)
+	}
+	// The same id with another hand is refused.
+	other := hand
+	other.Number, other.Facts = 2, c.facts(bockEvening[1])
+	_, _, err = c.svc.RecordHand(ctx, c.scorer, other, nil)
+	wantCode(t, "the id with another hand", err, ledger.EIDEMPOTENCY)
+	if n := c.handCount(); n != 1 {
+		t.Errorf("the table has %d hands, want 1", n)
+	}
+}
+
+// TestAScorerGetsNoAdminsReplay: the role check of a closed session's
+// correction comes before the Idempotency-Key is looked up.
+func TestAScorerGetsNoAdminsReplay(t *testing.T) {
+	c := newClub(t)
+	c.play(3)
+	ctx := context.Background()
+	_, err := c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	void := ledger.Correction{TableID: c.table.ID, Number: 3, Revision: 1, Void: true, Reason: "falsch gegeben"}
+	key := &ledger.Idempotency{Key: "admin-void-3", Hash: []byte("the body")}
+	_, _, err = c.svc.CorrectHand(ctx, c.admin, void, key)
+	c.must(err)
+	_, replayed, err := c.svc.CorrectHand(ctx, c.admin, void, key)
+	c.must(err)
+	if !replayed {
+		t.Error("the admin's retry is not a replay")
+	}
+	res, replayed, err := c.svc.CorrectHand(ctx, c.scorer, void, key)
+	wantCode(t, fmt.Sprintf("a scorer with the admin's key (replayed %v, %+v)", replayed, res.Hand.ID), err, ledger.EFORBIDDEN)
+}
+
+// TestEventsCarryTheHandStandingsAndState: a page of the feed as events,
+// hands with their table's standings and state, other changes bare.
+func TestEventsCarryTheHandStandingsAndState(t *testing.T) {
+	c := newClub(t)
+	c.play(3)
+	ctx := context.Background()
+	events, err := c.svc.Events(ctx, c.admin, 0, 100, 0)
+	c.must(err)
+	if len(events) != 4 || events[0].Change.Kind != ledger.ChangeSessionOpened || events[0].Hand != nil {
+		t.Fatalf("events: %d, the first %+v", len(events), events[0].Change)
+	}
+	for i, ev := range events[1:] {
+		if ev.Hand == nil || ev.Hand.Number != i+1 || len(ev.Standings) != 4 || len(ev.State) == 0 {
+			t.Errorf("event %d: hand %v, %d standings, state %s", ev.Change.Seq, ev.Hand, len(ev.Standings), ev.State)
+		}
+	}
+	page, err := c.svc.Events(ctx, c.admin, events[1].Change.Seq, 1, c.table.ID)
+	c.must(err)
+	if len(page) != 1 || page[0].Hand == nil || page[0].Hand.Number != 2 {
+		t.Errorf("a page of one after hand 1: %+v", page)
+	}
+}
+
+// TestUndoTakesBackTheLastHandThatCounts: the last hand is voided and the
+// table's next hand is what it was before it; undoing it again changes
+// nothing; only the last counting hand of an open session can be undone.
+func TestUndoTakesBackTheLastHandThatCounts(t *testing.T) {
+	c := newClub(t)
+	ctx := context.Background()
+	c.play(3)
+	before, err := c.svc.FindTable(ctx, c.admin, c.table.ID)
+	c.must(err)
+	c.play2From(4)
+	res, replayed, err := c.svc.UndoHand(ctx, c.scorer, c.table.ID, 4)
+	c.must(err)
+	if replayed || !res.Hand.Void || res.Hand.Reason != ledger.UndoReason {
+		t.Errorf("undo of hand 4: replayed %v, void %v, reason %q", replayed, res.Hand.Void, res.Hand.Reason)
+	}
+	if !ledger.SameState(res.NextHand, before.NextHand) {
+		t.Errorf("the next hand after the undo is\n%s\nwant the one before hand 4\n%s", res.NextHand, before.NextHand)
+	}
+	again, replayed, err := c.svc.UndoHand(ctx, c.scorer, c.table.ID, 4)
+	c.must(err)
+	if !replayed || again.Hand.Revision != res.Hand.Revision {
+		t.Errorf("undoing hand 4 again: replayed %v, revision %d, want %d", replayed, again.Hand.Revision, res.Hand.Revision)
+	}
+	_, _, err = c.svc.UndoHand(ctx, c.scorer, c.table.ID, 2)
+	if e := wantCode(t, "undoing hand 2 before hand 3", err, ledger.ECONFLICT); e.Extra["last_hand"] != 3 {
+		t.Errorf("the refusal names hand %v, want 3", e.Extra["last_hand"])
+	}
+	_, _, err = c.svc.UndoHand(ctx, c.scorer, c.table.ID, 9)
+	wantCode(t, "undoing a hand not recorded", err, ledger.ENOTFOUND)
+	_, err = c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	_, _, err = c.svc.UndoHand(ctx, c.admin, c.table.ID, 3)
+	wantCode(t, "undoing a hand of a closed session", err, ledger.ECONFLICT)
 }

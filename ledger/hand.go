@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,11 +36,18 @@ func ResolveRules(game, preset string, options json.RawMessage) (json.RawMessage
 	return rules, nil
 }
 
-// ParseDate checks a YYYY-MM-DD date.
+// The dates the ledger keeps: every evening a club can have played or
+// plan, and nothing PostgreSQL's date or Go's YYYY-MM-DD cannot hold.
+const (
+	MinDate = "1900-01-01"
+	MaxDate = "9999-12-31"
+)
+
+// ParseDate checks a YYYY-MM-DD date from MinDate to MaxDate.
 func ParseDate(field, s string) (score.Date, error) {
 	t, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		return score.Date{}, Invalid(field, "must be a date YYYY-MM-DD, got %q", s)
+	if err != nil || s < MinDate || s > MaxDate { // YYYY-MM-DD compare as text
+		return score.Date{}, Invalid(field, "must be a date YYYY-MM-DD from %s to %s, got %q", MinDate, MaxDate, s)
 	}
 	return score.Date{Year: t.Year(), Month: int(t.Month()), Day: t.Day()}, nil
 }
@@ -72,9 +80,9 @@ func ScoreHand(t Table, s Session, facts json.RawMessage) (score.Result, error) 
 	})
 }
 
-// Preview scores a hand without storing anything: the stateless score
+// ScoreDraft scores a hand without storing anything: the stateless score
 // endpoint. The rules are resolved from preset and options.
-func Preview(game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, json.RawMessage, error) {
+func ScoreDraft(game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, json.RawMessage, error) {
 	rules, err := ResolveRules(game, preset, options)
 	if err != nil {
 		return score.Result{}, nil, err
@@ -94,10 +102,16 @@ func Preview(game, preset string, options json.RawMessage, seated []int64, date 
 	return res, rules, err
 }
 
-// CheckSeating refuses an empty seating or a player seated twice.
+// How many players a session seats.
+const (
+	MinSeated = 2
+	MaxSeated = 8
+)
+
+// CheckSeating refuses too few or too many players or a player seated twice.
 func CheckSeating(field string, seating []int64) error {
-	if len(seating) < 2 || len(seating) > 8 {
-		return Invalid(field, "a table seats 2 to 8 players, got %d", len(seating))
+	if len(seating) < MinSeated || len(seating) > MaxSeated {
+		return Invalid(field, "a table seats %d to %d players, got %d", MinSeated, MaxSeated, len(seating))
 	}
 	for i, id := range seating {
 		if slices.Contains(seating[:i], id) {
@@ -168,8 +182,17 @@ func (nh NewHand) Validate() error {
 	if nh.SessionID < 1 {
 		return Invalid("session_id", "must name the session, a positive id")
 	}
-	if nh.Number < 1 {
-		return Invalid("number", "must be the hand's number, from 1")
+	return CheckHandNumber("number", nh.Number)
+}
+
+// MaxHandNumber is the last number a table's hand can have (the number
+// columns are PostgreSQL integers).
+const MaxHandNumber = 1<<31 - 1
+
+// CheckHandNumber refuses a hand number outside 1..MaxHandNumber.
+func CheckHandNumber(field string, n int) error {
+	if n < 1 || n > MaxHandNumber {
+		return Invalid(field, "must be a hand's number, from 1 to %d, got %d", MaxHandNumber, n)
 	}
 	return nil
 }
@@ -177,79 +200,101 @@ func (nh NewHand) Validate() error {
 // RecordHand scores and stores one hand in one transaction: the hand, one
 // entry per player, the running totals of table and session, the table's
 // new state and hand count, the statistics, the Idempotency-Key and the
-// change. The table is locked first, so hands of one table are numbered
-// 1, 2, 3 … with no gap and no duplicate; a request expecting another
-// number is ECONFLICT naming the current one. The bool is true when an
-// earlier identical request is replayed.
+// change. It reads the table without a lock, decides, and stores the hand
+// only if the table is still as read (a compare-and-set): hands of one
+// table are numbered 1, 2, 3 … with no gap and no duplicate, and a request
+// expecting another number is ECONFLICT naming the current one. The bool
+// is true when an earlier identical request is replayed. The hand's texts
+// come with the players' names (Names). A hand with a client id is keyed
+// by that id (ClientKey), not by idem.
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
 	}
-	if err := s.numberTaken(ctx, a.ClubID, nh, idem); err != nil {
-		return Hand{}, false, err
+	if nh.ClientID != "" {
+		idem = nh.ClientKey()
 	}
-	var h Hand
-	var replayed bool
-	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
-		ref, err := claim(ctx, tx, idem, KindHand)
-		if err != nil {
-			return err
-		}
-		if ref != 0 {
-			replayed = true
-			h, err = tx.Hand(ctx, ref)
-			return err
-		}
-		t, sess, found, err := tx.LockTableAndSession(ctx, nh.TableID, nh.SessionID)
-		if err != nil {
-			return err
-		}
-		if !found || sess.TableID != t.ID {
-			return Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
-		}
-		if !sess.Open() {
-			return Errorf(ECONFLICT, "session %d is closed; no more hands can be recorded in it", sess.ID)
-		}
-		if nh.Number != t.Hands+1 {
-			return numberConflict(nh, t.Hands)
-		}
-		res, err := ScoreHand(t, sess, nh.Facts)
-		if err != nil {
-			return err
-		}
-		h, err = tx.AppendHand(ctx, HandRecord{
-			Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
-			Stats: StatsOf(res), Idempotency: idem,
-			Change: NewChange{Kind: ChangeHandRecorded, TableID: &t.ID, SessionID: &sess.ID, Number: &nh.Number,
-				Data: map[string]any{"revision": 1}},
-		})
-		return err
-	})
-	return h, replayed, err
-}
-
-// numberTaken is the 409 of a phone that lost the race for a hand number,
-// from one read before any transaction or lock: at a hot table most
-// requests are such losers. A request whose Idempotency-Key is already
-// stored goes on to its replay; the hand and its key are committed
-// together, so one snapshot never shows the number taken by this very key
-// without the key. A missing table is left to the transaction to name.
-func (s *Service) numberTaken(ctx context.Context, clubID int64, nh NewHand, idem *Idempotency) error {
 	key := ""
 	if idem != nil {
 		key = idem.Key
 	}
-	hands, known, err := s.Hands.HandCount(ctx, clubID, nh.TableID, key)
-	if ErrorCode(err) == ENOTFOUND {
-		return nil
+	for attempt := 1; ; attempt++ {
+		snap, err := s.Hands.HandSnapshot(ctx, a.ClubID, nh.TableID, nh.SessionID, key)
+		if err != nil {
+			return Hand{}, false, err
+		}
+		ref, err := claimed(snap.Claim, idem, KindHand)
+		if err != nil {
+			return Hand{}, false, err
+		}
+		if ref != 0 {
+			h, err := s.Hands.HandByID(ctx, a.ClubID, ref)
+			if err != nil {
+				return h, true, err
+			}
+			h, err = s.withNames(ctx, a.ClubID, h)
+			return h, true, err
+		}
+		rec, err := nextHand(a, nh, snap, idem)
+		if err != nil {
+			return Hand{}, false, err
+		}
+		if err := s.tournamentHand(ctx, a.ClubID, snap, rec.Result); err != nil {
+			return Hand{}, false, err
+		}
+		h, err := s.Hands.AppendHand(ctx, a.ClubID, rec)
+		if !errors.Is(err, ErrStale) {
+			return snap.Names.Hand(h), false, err
+		}
+		if attempt == maxAttempts {
+			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, attempt, nh.Number)
+		}
+		// Another write came first: decide again from what it left.
 	}
+}
+
+// ClientKey is the idempotency of a hand with a client id: the id is the
+// key, and what makes the hand this hand (its session, number and facts,
+// however spelt) is the hash. The same id with the same hand replays it;
+// with another hand it is refused, naming id.
+func (nh NewHand) ClientKey() *Idempotency {
+	raw, _ := json.Marshal(struct {
+		SessionID int64           `json:"session_id"`
+		Number    int             `json:"number"`
+		Facts     json.RawMessage `json:"facts"`
+	}{nh.SessionID, nh.Number, CanonicalJSON(nh.Facts)})
+	sum := sha256.Sum256(raw)
+	return &Idempotency{Key: "hand:" + nh.ClientID, Hash: sum[:], Field: "id"}
+}
+
+// maxAttempts bounds how often a hand is decided again after losing a
+// race: the second read sees the winner's hand and answers 409, so only a
+// table changing under the request again and again exhausts them.
+const maxAttempts = 5
+
+// nextHand decides whether nh is the table's next hand, from what was
+// read, and scores it.
+func nextHand(a Actor, nh NewHand, snap HandSnapshot, idem *Idempotency) (HandRecord, error) {
+	t, sess := snap.Table, snap.Session
+	if !snap.SessionFound || sess.TableID != t.ID {
+		return HandRecord{}, Invalid("session_id", "session %d is not a session of table %d", nh.SessionID, t.ID)
+	}
+	if !sess.Open() {
+		return HandRecord{}, Errorf(ECONFLICT, "session %d is closed; no more hands can be recorded in it", sess.ID)
+	}
+	if nh.Number != t.Hands+1 {
+		return HandRecord{}, numberConflict(nh, t.Hands)
+	}
+	res, err := ScoreHand(t, sess, nh.Facts)
 	if err != nil {
-		return err
+		return HandRecord{}, err
 	}
-	if nh.Number <= hands && !known {
-		return numberConflict(nh, hands)
-	}
-	return nil
+	return HandRecord{
+		Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
+		Stats: StatsOf(res), Idempotency: idem,
+		Change: NewChange{Kind: ChangeHandRecorded, TableID: &t.ID, SessionID: &sess.ID, Number: &nh.Number,
+			Data: map[string]any{"revision": 1}},
+	}, nil
 }
 
 // numberConflict is the 409 of a hand that expects another number than the
@@ -263,24 +308,59 @@ func numberConflict(nh NewHand, hands int) error {
 	}
 }
 
-// FindHand returns hand number n of a table.
+// FindHand returns hand number n of a table, its texts with names.
 func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (Hand, error) {
-	return s.Hands.FindHand(ctx, a.ClubID, tableID, n)
+	h, err := s.Hands.FindHand(ctx, a.ClubID, tableID, n)
+	if err != nil {
+		return h, err
+	}
+	return s.withNames(ctx, a.ClubID, h)
 }
 
 // ListHands returns a table's hands in order, those numbered after p.After.
 func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page) ([]Hand, error) {
+	if p.After < 0 || p.After > MaxHandNumber {
+		return nil, Invalid("after", "must be a hand's number, from 0 to %d, got %d", MaxHandNumber, p.After)
+	}
 	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
 		return nil, err
 	}
 	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, p)
-	if list == nil {
-		list = []Hand{}
+	if err != nil {
+		return nil, err
 	}
-	return list, err
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	return n.Hands(list), nil
 }
 
-// HandRevisions returns every revision of a hand, the original first.
+// HandRevisions returns every revision of a hand, the original first,
+// their texts with names.
 func (s *Service) HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error) {
-	return s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
+	revs, err := s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	return n.Revisions(revs), nil
+}
+
+// ScoreDraft scores a hand without storing anything, as the package's
+// ScoreDraft, and renders its texts with the names of the club's players
+// among the ids the request gives.
+func (s *Service) ScoreDraft(ctx context.Context, a Actor, game, preset string, options json.RawMessage, seated []int64, date string, state, facts json.RawMessage) (score.Result, error) {
+	res, _, err := ScoreDraft(game, preset, options, seated, date, state, facts)
+	if err != nil {
+		return res, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return res, err
+	}
+	return n.Result(res), nil
 }

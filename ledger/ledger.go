@@ -5,6 +5,11 @@
 // and never decide. It knows the games through their registry and never
 // imports a database or HTTP library; adapters live in subpackages
 // (postgres, memory) and in api. DESIGN.md beside this file says why.
+//
+// Tournament evenings (tournament.go) are Doppelkopf as DDV clubs play it:
+// rounds of a fixed number of games at several tables, the Pflichtsolo
+// owed per round and its Vorführung, the Spielliste and the ranking, by
+// the TSR paragraphs the doppelkopf package documentation quotes.
 package ledger
 
 import (
@@ -83,10 +88,20 @@ type Table struct {
 	// SettleMode is how the evening's money changes hands.
 	SettleMode SettleMode `json:"settle_mode"`
 	// MatchLossCents is what each loser of a Klaberjass match pays.
-	MatchLossCents int64           `json:"match_loss_cents"`
-	Hands          int             `json:"hands"`
-	State          json.RawMessage `json:"state"`
-	CreatedAt      time.Time       `json:"created_at"`
+	MatchLossCents int64 `json:"match_loss_cents"`
+	Hands          int   `json:"hands"`
+	// State is what the last hand left (a new table's is its NextHand).
+	State json.RawMessage `json:"state"`
+	// OpenSessionID is the session hands are recorded in now, if any.
+	OpenSessionID *int64 `json:"open_session_id"`
+	// NextHand is the state as the next hand will find it (the engine's
+	// preview): with the open session's seating and date when there is
+	// one. Filled by the service's reads.
+	NextHand  json.RawMessage `json:"next_hand,omitempty"`
+	CreatedAt time.Time       `json:"created_at"`
+	// Version counts the writes that change what the next hand is scored
+	// from; recording a hand expects the version it was decided from.
+	Version int64 `json:"-"`
 }
 
 // NewTable is a table to create.
@@ -108,6 +123,9 @@ type Session struct {
 	Seating  []int64    `json:"seating"`
 	OpenedAt time.Time  `json:"opened_at"`
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
+	// NextHand is, while the session is open, the table's state as its
+	// next hand will find it. Filled by the service's reads.
+	NextHand json.RawMessage `json:"next_hand,omitempty"`
 }
 
 // Open reports whether hands may still be recorded in the session.
@@ -130,6 +148,22 @@ type Hand struct {
 	// corrections (the facts and result above are the current ones).
 	Revision int  `json:"revision"`
 	Void     bool `json:"void"`
+	// Reason is the reason given with the current revision (why the hand
+	// was corrected or voided, or which correction re-scored it); empty as
+	// recorded.
+	Reason string `json:"reason,omitempty"`
+}
+
+// MarshalJSON adds to the hand's fields who dealt it and who played it
+// (the result's, as the engine resolved them when the facts left them
+// out).
+func (h Hand) MarshalJSON() ([]byte, error) {
+	type plain Hand
+	return json.Marshal(struct {
+		plain
+		Dealer  int64   `json:"dealer,omitempty"`
+		Players []int64 `json:"players,omitempty"`
+	}{plain(h), h.Result.Dealer, h.Result.Players})
 }
 
 // NewHand is a hand to record.
@@ -140,6 +174,10 @@ type NewHand struct {
 	// hand recorded first makes it a conflict instead of a duplicate.
 	Number int
 	Facts  json.RawMessage
+	// ClientID is the id an offline outbox gave the hand (optional). When
+	// set it is the hand's idempotency key, whatever Idempotency-Key came
+	// with it: the outbox retries under it.
+	ClientID string
 }
 
 // Standing is one player's total at a table or in a session.
@@ -155,7 +193,14 @@ type Standing struct {
 type Idempotency struct {
 	Key  string
 	Hash []byte
+	// Field names where the key came from in a refusal; "" is the
+	// Idempotency-Key header.
+	Field string
 }
+
+// MaxIdempotencyKeyLen bounds an Idempotency-Key, in bytes: the keys are a
+// primary key's text, whose index entries PostgreSQL limits.
+const MaxIdempotencyKeyLen = 200
 
 // Actor is who makes a request: the club and the API key.
 type Actor struct {

@@ -69,7 +69,7 @@ func (s *Service) FindSettlement(ctx context.Context, a Actor, sessionID int64) 
 
 // settlementOf loads a session's settlement input and its settlement:
 // computed while it is open, the stored latest version with its payments
-// once closed.
+// once closed. The payouts' texts come with the seated players' names.
 func (s *Service) settlementOf(ctx context.Context, clubID int64, sess Session) (SettleInput, Settlement, error) {
 	in, err := s.Money.SettleInput(ctx, clubID, sess)
 	if err != nil {
@@ -78,16 +78,14 @@ func (s *Service) settlementOf(ctx context.Context, clubID int64, sess Session) 
 	if err := in.complete(); err != nil {
 		return in, Settlement{}, err
 	}
+	var st Settlement
 	if sess.Open() {
-		st, err := Settle(in)
-		return in, st, err
+		st, err = Settle(in)
+	} else {
+		st, err = s.Money.StoredSettlement(ctx, clubID, sess)
+		st.applyPayments(in.Payments)
 	}
-	st, err := s.Money.StoredSettlement(ctx, clubID, sess)
-	if err != nil {
-		return in, st, err
-	}
-	st.applyPayments(in.Payments)
-	return in, st, nil
+	return in, Names(in.Names).Settlement(st), err
 }
 
 // MarkTransferPaid records that a transfer of the session's current

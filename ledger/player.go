@@ -41,3 +41,8 @@ func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *
 func (s *Service) ListPlayers(ctx context.Context, a Actor) ([]Player, error) {
 	return s.Players.ListPlayers(ctx, a.ClubID)
 }
+
+// FindPlayer returns a player of the actor's club.
+func (s *Service) FindPlayer(ctx context.Context, a Actor, id int64) (Player, error) {
+	return s.Players.FindPlayer(ctx, a.ClubID, id)
+}

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -27,6 +28,7 @@ type ClubStore interface {
 // PlayerStore holds a club's players.
 type PlayerStore interface {
 	ListPlayers(ctx context.Context, clubID int64) ([]Player, error)
+	FindPlayer(ctx context.Context, clubID, id int64) (Player, error)
 }
 
 // TableStore holds a club's tables and their sessions, with the running
@@ -38,8 +40,9 @@ type TableStore interface {
 	// player, unordered.
 	TableStandings(ctx context.Context, clubID, tableID int64) ([]Standing, error)
 	FindSession(ctx context.Context, clubID, id int64) (Session, error)
-	// ListSessions returns a table's sessions, newest first.
-	ListSessions(ctx context.Context, clubID, tableID int64) ([]Session, error)
+	// ListSessions returns the club's sessions in the filter, oldest
+	// first (the filter is valid).
+	ListSessions(ctx context.Context, clubID int64, f SessionFilter) ([]Session, error)
 	SessionStandings(ctx context.Context, clubID, sessionID int64) ([]Standing, error)
 	// SessionsOn returns the club's sessions of a date, oldest first.
 	SessionsOn(ctx context.Context, clubID int64, date string) ([]Session, error)
@@ -53,10 +56,36 @@ type HandStore interface {
 	ListHands(ctx context.Context, clubID, tableID int64, p Page) ([]Hand, error)
 	// HandRevisions returns every revision of a hand, the original first.
 	HandRevisions(ctx context.Context, clubID, tableID int64, number int) ([]Revision, error)
-	// HandCount reads, outside any transaction, how many hands a table has
-	// and whether an Idempotency-Key is stored: what RecordHand checks
-	// before it takes the table's lock. A missing table is ENOTFOUND.
-	HandCount(ctx context.Context, clubID, tableID int64, key string) (hands int, keyKnown bool, err error)
+	// HandByID reads a hand by its id, as its current revision.
+	HandByID(ctx context.Context, clubID, id int64) (Hand, error)
+	// HandSnapshot reads, in one round trip and without a lock, what
+	// recording a table's next hand is decided from: the table (with its
+	// version), the session and what an Idempotency-Key holds. A missing
+	// table is ENOTFOUND.
+	HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (HandSnapshot, error)
+	// AppendHand stores a new hand in one transaction, if the table is
+	// still at r.Table.Version: the hand with its entries, the running
+	// totals of table and session, the table's new state, hand count and
+	// version, the hand's statistics rows, its Idempotency-Key and its
+	// change. ErrStale when the table changed since it was read, or the
+	// key was taken meanwhile: nothing is stored, read again.
+	AppendHand(ctx context.Context, clubID int64, r HandRecord) (Hand, error)
+}
+
+// ErrStale is a write that lost a race: what it was decided from changed
+// before it was stored, and nothing of it was stored. The flow reads again.
+var ErrStale = errors.New("changed since it was read")
+
+// HandSnapshot is what recording a table's next hand is decided from.
+type HandSnapshot struct {
+	Table Table
+	// Session is the session the hand names; SessionFound is false when
+	// the club has no such session. Names are its seated players' names.
+	Session      Session
+	SessionFound bool
+	Names        Names
+	// Claim is what the request's Idempotency-Key holds, if anything.
+	Claim Claimed
 }
 
 // MoneyStore holds settlements, transfers, payments and the kitty.
@@ -122,9 +151,8 @@ type Transactor interface {
 }
 
 // Tx is what a write flow reads and writes inside its transaction, one
-// small interface per thing it holds. Its methods are sized to the store's
-// round trips: recording a hand is Claim, LockTableAndSession and
-// AppendHand.
+// small interface per thing it holds. (Recording a hand needs no
+// transaction of the flow's: HandStore.AppendHand is one.)
 type Tx interface {
 	IdempotencyTx
 	KeyTx
@@ -133,6 +161,7 @@ type Tx interface {
 	HandTx
 	MoneyTx
 	StatsTx
+	TournamentTx
 	// RecordChange appends a change to the club's feed. The club's counter
 	// stays locked until the commit, so a flow records its change last.
 	RecordChange(ctx context.Context, c NewChange) error
@@ -149,6 +178,10 @@ type IdempotencyTx interface {
 
 // KeyTx holds a club's API keys.
 type KeyTx interface {
+	// LockKeys returns the club's keys, revoked ones included, and locks
+	// them until the transaction ends, so flows that change a club's keys
+	// run one after the other.
+	LockKeys(ctx context.Context) ([]APIKey, error)
 	InsertKey(ctx context.Context, k NewKey) (APIKey, error)
 	// RevokeKey marks a key revoked at `at`, unless it already is.
 	RevokeKey(ctx context.Context, keyID int64, at time.Time) (APIKey, error)
@@ -171,13 +204,11 @@ type TableTx interface {
 	Table(ctx context.Context, id int64) (Table, error)
 	TableByName(ctx context.Context, name string) (Table, bool, error)
 	InsertTable(ctx context.Context, t NewTable, rules json.RawMessage, preset string) (Table, error)
-	// LockTable reads a table and locks it until the transaction ends:
-	// every write of a table's hands and sessions takes this lock first.
+	// LockTable reads a table, locks it until the transaction ends and
+	// bumps its version, so a hand decided from an older read is not
+	// stored: every write of a table's hands and sessions but recording a
+	// hand takes this lock first.
 	LockTable(ctx context.Context, id int64) (Table, error)
-	// LockTableAndSession locks a table as LockTable and reads a session
-	// once the lock is granted, in one round trip; found is false when
-	// the club has no such session.
-	LockTableAndSession(ctx context.Context, tableID, sessionID int64) (t Table, s Session, found bool, err error)
 	// OpenSessionOf returns the id of the table's open session, 0 if none.
 	OpenSessionOf(ctx context.Context, tableID int64) (int64, error)
 	Session(ctx context.Context, id int64) (Session, error)
@@ -191,10 +222,6 @@ type TableTx interface {
 type HandTx interface {
 	// Hand reads a hand by its id, as its current revision.
 	Hand(ctx context.Context, id int64) (Hand, error)
-	// AppendHand stores a new hand with its entries, moves the running
-	// totals of table and session, stores the table's new state and hand
-	// count, the hand's statistics rows, its Idempotency-Key and its change.
-	AppendHand(ctx context.Context, r HandRecord) (Hand, error)
 	// HandsAfter returns a table's hands numbered after `after`, in order,
 	// as their current revisions.
 	HandsAfter(ctx context.Context, tableID int64, after int) ([]Hand, error)
@@ -264,7 +291,8 @@ type NewKey struct {
 	Hash  []byte
 }
 
-// HandRecord is a scored hand to append to its table.
+// HandRecord is a scored hand to append to its table; Table is the table
+// as it was read (its version is the one the write expects).
 type HandRecord struct {
 	Table      Table
 	Session    Session

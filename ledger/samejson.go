@@ -65,3 +65,18 @@ func sameValue(a, b any) bool {
 	}
 	return a == b
 }
+
+// CanonicalJSON re-encodes a JSON value so that its spelling (whitespace,
+// the order of members) does not change its hash; what is not JSON is
+// returned as it is.
+func CanonicalJSON(raw json.RawMessage) json.RawMessage {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
+}

@@ -15,8 +15,10 @@ type Ports struct {
 	Money   MoneyStore
 	Feed    FeedStore
 	Stats   StatsStore
-	Health  Pinger
-	Writer  Transactor
+	// Tournaments holds the tournament evenings (tournament.go).
+	Tournaments TournamentStore
+	Health      Pinger
+	Writer      Transactor
 }
 
 // Service is the ledger's use-cases: the write flows (record a hand,
@@ -25,12 +27,13 @@ type Ports struct {
 // Service carries as fields.
 type Service struct {
 	Ports
-	now func() time.Time
+	now  func() time.Time
+	keys *keyWatch
 }
 
 // NewService returns the ledger's use-cases over the store's ports.
 func NewService(p Ports) *Service {
-	return &Service{Ports: p, now: time.Now}
+	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck)}
 }
 
 // WithClock returns a copy of s that reads the time from now (for tests).
@@ -55,9 +58,26 @@ func claim(ctx context.Context, tx IdempotencyTx, idem *Idempotency, kind Kind) 
 	if idem == nil {
 		return 0, nil
 	}
+	if idem.Key == "" || len(idem.Key) > MaxIdempotencyKeyLen {
+		field := idem.Field
+		if field == "" {
+			field = "Idempotency-Key"
+		}
+		return 0, Invalid(field, "must be 1 to %d characters, got %d", MaxIdempotencyKeyLen, len(idem.Key))
+	}
 	c, err := tx.Claim(ctx, idem.Key)
-	if err != nil || !c.Found {
+	if err != nil {
 		return 0, err
+	}
+	return claimed(c, idem, kind)
+}
+
+// claimed is what a claimed key means for a request: the id of what an
+// earlier identical request created (0: the key is new), or EIDEMPOTENCY
+// for the same key with another request or kind.
+func claimed(c Claimed, idem *Idempotency, kind Kind) (int64, error) {
+	if idem == nil || !c.Found {
+		return 0, nil
 	}
 	if c.Kind != kind || string(c.Hash) != string(idem.Hash) {
 		return 0, &Error{Code: EIDEMPOTENCY, Message: "this Idempotency-Key was already used with a different request; use a new key for a new request"}

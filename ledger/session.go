@@ -62,6 +62,10 @@ func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date 
 		}
 		return remember(ctx, tx, idem, KindSession, sess.ID)
 	})
+	if err != nil || !sess.Open() {
+		return sess, replayed, err
+	}
+	sess, err = s.withSessionNextHand(ctx, a.ClubID, sess)
 	return sess, replayed, err
 }
 
@@ -76,10 +80,14 @@ func (s *Service) CloseSession(ctx context.Context, a Actor, id int64) (Session,
 		if sess, err = tx.Session(ctx, id); err != nil {
 			return err
 		}
-		if _, err := tx.LockTable(ctx, sess.TableID); err != nil {
+		t, err := tx.LockTable(ctx, sess.TableID)
+		if err != nil {
 			return err
 		}
 		if sess, err = tx.Session(ctx, id); err != nil || !sess.Open() {
+			return err
+		}
+		if err := tournamentClose(ctx, tx, t, sess); err != nil {
 			return err
 		}
 		if sess, err = tx.CloseSession(ctx, id); err != nil {
@@ -93,17 +101,72 @@ func (s *Service) CloseSession(ctx context.Context, a Actor, id int64) (Session,
 	return sess, err
 }
 
-// FindSession returns a session of the actor's club.
+// FindSession returns a session of the actor's club; an open one with
+// its next hand.
 func (s *Service) FindSession(ctx context.Context, a Actor, id int64) (Session, error) {
-	return s.Tables.FindSession(ctx, a.ClubID, id)
+	sess, err := s.Tables.FindSession(ctx, a.ClubID, id)
+	if err != nil || !sess.Open() {
+		return sess, err
+	}
+	return s.withSessionNextHand(ctx, a.ClubID, sess)
 }
 
-// ListSessions returns a table's sessions, newest first.
-func (s *Service) ListSessions(ctx context.Context, a Actor, tableID int64) ([]Session, error) {
-	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
+// withSessionNextHand fills in an open session's next hand.
+func (s *Service) withSessionNextHand(ctx context.Context, clubID int64, sess Session) (Session, error) {
+	t, err := s.Tables.FindTable(ctx, clubID, sess.TableID)
+	if err != nil {
+		return sess, err
+	}
+	n, err := s.names(ctx, clubID)
+	if err != nil {
+		return sess, err
+	}
+	return sessionNextHand(t, sess, n)
+}
+
+// SessionFilter selects a club's sessions: of one table, of dates from
+// and to (inclusive), open or closed; a page of them by id, oldest first.
+// A Page.Limit of 0 is every session.
+type SessionFilter struct {
+	TableID  int64
+	From, To string
+	Open     *bool
+	Page     Page
+}
+
+// Validate checks the filter's dates and that it runs forward.
+func (f SessionFilter) Validate() error {
+	return StatsFilter{From: f.From, To: f.To}.Check()
+}
+
+// ListSessions returns the club's sessions in the filter, oldest first;
+// the open ones with their next hand. A table that is not the club's is
+// ENOTFOUND.
+func (s *Service) ListSessions(ctx context.Context, a Actor, f SessionFilter) ([]Session, error) {
+	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	return s.Tables.ListSessions(ctx, a.ClubID, tableID)
+	if f.TableID > 0 {
+		if _, err := s.Tables.FindTable(ctx, a.ClubID, f.TableID); err != nil {
+			return nil, err
+		}
+	}
+	list, err := s.Tables.ListSessions(ctx, a.ClubID, f)
+	if err != nil {
+		return nil, err
+	}
+	for i, sess := range list {
+		if !sess.Open() {
+			continue
+		}
+		if list[i], err = s.withSessionNextHand(ctx, a.ClubID, sess); err != nil {
+			return nil, err
+		}
+	}
+	if list == nil {
+		list = []Session{}
+	}
+	return list, nil
 }
 
 // SessionStandings returns every player's total of one evening, best first.

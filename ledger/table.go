@@ -43,7 +43,7 @@ func (nt *NewTable) Validate() (rules json.RawMessage, preset string, err error)
 }
 
 // CreateTable creates a table with its resolved rule set; table names are
-// unique per club.
+// unique per club. The table comes back as FindTable reads it.
 func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *Idempotency) (Table, bool, error) {
 	rules, preset, err := nt.Validate()
 	if err != nil {
@@ -74,12 +74,29 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 		}
 		return remember(ctx, tx, idem, KindTable, t.ID)
 	})
+	if err != nil {
+		return t, replayed, err
+	}
+	t, err = s.FindTable(ctx, a, t.ID)
 	return t, replayed, err
 }
 
-// FindTable returns a table of the actor's club.
+// FindTable returns a table of the actor's club with its open session and
+// its next hand, texts with the players' names.
 func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, error) {
-	return s.Tables.FindTable(ctx, a.ClubID, id)
+	t, err := s.Tables.FindTable(ctx, a.ClubID, id)
+	if err != nil {
+		return t, err
+	}
+	open, err := s.openSessions(ctx, a.ClubID, id)
+	if err != nil {
+		return t, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return t, err
+	}
+	return withNextHand(t, open[id], n)
 }
 
 // TableStandings returns every player's total at a table, best first.
@@ -105,7 +122,25 @@ func SortStandings(list []Standing) []Standing {
 	return list
 }
 
-// ListTables returns the club's tables by name.
+// ListTables returns the club's tables by name, each with its open
+// session and its next hand, texts with the players' names.
 func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
-	return s.Tables.ListTables(ctx, a.ClubID)
+	list, err := s.Tables.ListTables(ctx, a.ClubID)
+	if err != nil {
+		return list, err
+	}
+	open, err := s.openSessions(ctx, a.ClubID, 0)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range list {
+		if list[i], err = withNextHand(t, open[t.ID], n); err != nil {
+			return nil, err
+		}
+	}
+	return list, nil
 }

@@ -144,3 +144,77 @@ func longReport(hands int) ledger.Report {
 	}
 	return r
 }
+
+// eveningOfFive is a 20-hand Doppelkopf evening of five players, as the
+// print test needs it: each hand's dealer sits out, every third hand
+// notes a Bock round, hand 7 is corrected (revision 2) and hand 12
+// voided, and the settlement is version 2 with payments made on version
+// 1, one of them in full and one in part.
+func eveningOfFive() ledger.Report {
+	players := []ledger.Player{{ID: 1, Name: "Anna"}, {ID: 2, Name: "Bernd"}, {ID: 3, Name: "Clara"}, {ID: 4, Name: "Dieter"}, {ID: 5, Name: "Elisabeth-Charlotte"}}
+	r := ledger.Report{
+		Club:    ledger.Club{ID: 1, Name: "Doppelkopfrunde Zum Goldenen Anker", TimeZone: "Europe/Berlin"},
+		Table:   ledger.Table{ID: 3, Name: "Donnerstagstisch", Game: "doppelkopf", Stake: score.Int(10), SettleMode: ledger.SettleTransfers},
+		Session: ledger.Session{ID: 40, TableID: 3, Date: "2026-11-19", Seating: []int64{1, 2, 3, 4, 5}},
+		Players: players,
+	}
+	running := make([]score.Points, 5)
+	titles := []string{"Normalspiel, Re gewinnt 151:89", "Normalspiel, Kontra gewinnt 132:108", "Kreuz-Solo von Clara gewonnen", "Hochzeit, Re gewinnt 190:50", "Armut, Kontra gewinnt 121:119"}
+	for k := range 20 {
+		dealer := int64(k%5) + 1
+		row := ledger.ReportHand{Number: k + 1, Dealer: dealer, Title: titles[k%5], Points: make([]score.Points, 5),
+			SatOut: []int64{dealer}, Revision: 1, Events: []score.Event{}}
+		active := []int{}
+		for i := range 5 {
+			if int64(i+1) != dealer {
+				active = append(active, i)
+			}
+		}
+		v := int64(k%4 + 1)
+		row.Points[active[0]], row.Points[active[1]] = score.Int(v), score.Int(v)
+		row.Points[active[2]], row.Points[active[3]] = score.Int(-v), score.Int(-v)
+		if k%3 == 2 {
+			row.Events = append(row.Events, score.Event{Type: score.EventBockQueued, Text: "1 Bockrunde ausgelöst: Re und Kontra gesagt, 120:120 gespielt, Karlchen gefangen", Amount: 1})
+		}
+		if k%3 == 0 && k > 0 {
+			row.Bock = true
+			row.Events = append(row.Events, score.Event{Type: score.EventBockGame, Text: "Bockspiel (x2); 3 Bockspiele in dieser Runde übrig"})
+		}
+		switch k + 1 {
+		case 7:
+			row.Revision, row.Reason = 2, "Geber war Bernd"
+		case 12:
+			row.Revision, row.Void, row.Reason, row.Title = 2, true, "falsch gegeben", "annulliert"
+			row.Points = make([]score.Points, 5)
+		}
+		for i, p := range row.Points {
+			running[i] = running[i].Add(p)
+		}
+		row.Running = append([]score.Points(nil), running...)
+		r.Hands = append(r.Hands, row)
+	}
+	for i, p := range players {
+		r.Standings = append(r.Standings, ledger.Standing{Player: p.ID, Name: p.Name, Points: running[i], Hands: 16})
+	}
+	r.Standings = ledger.SortStandings(r.Standings)
+	st := ledger.Settlement{SessionID: 40, TableID: 3, Version: 2, Final: true, Date: "2026-11-19", Game: "doppelkopf",
+		Stake: score.Int(10), Mode: ledger.SettleTransfers}
+	for i, p := range players {
+		cents := running[i].Num() * 10
+		pm := ledger.PlayerMoney{Player: p.ID, Name: p.Name, Points: running[i], Hands: 16, PointsCents: cents, NetCents: cents,
+			BetweenPlayersCents: cents, SettleCents: cents, OpenCents: cents}
+		st.Players = append(st.Players, pm)
+	}
+	st.Players[0].PaidCents, st.Players[0].OpenCents = 200, st.Players[0].OpenCents+200
+	st.Players[1].ReceivedCents, st.Players[1].OpenCents = 200, st.Players[1].OpenCents-200
+	paidAt := time.Date(2026, 11, 19, 23, 10, 0, 0, time.UTC)
+	st.Transfers = []ledger.Transfer{
+		{ID: 81, SessionID: 40, From: ptr(3), To: ptr(2), Cents: 300, Paid: true, PaidAt: &paidAt, Version: 2, Current: true},
+		{ID: 82, SessionID: 40, From: ptr(5), To: ptr(1), Cents: 150, Version: 2, Current: true},
+		{ID: 83, SessionID: 40, From: ptr(4), To: ptr(1), Cents: 90, Version: 2, Current: true},
+	}
+	st.Payouts = []ledger.Payout{}
+	r.Settlement = st
+	r.OpenDebts = []ledger.Transfer{{ID: 12, SessionID: 31, From: ptr(4), To: ptr(2), Cents: 480, Date: "2026-11-05"}}
+	return r
+}

@@ -119,6 +119,25 @@ func modeName(mode ledger.SettleMode) string {
 	return string(mode)
 }
 
+// modeText says how the evening's money changes hands as it actually
+// does: a table that settles by transfers but whose money all goes
+// through the kitty (Schwarze Sau: minus points and payouts to the kitty)
+// says so instead of "Spieler zahlen einander".
+func modeText(st ledger.Settlement) string {
+	var between, kitty bool
+	for _, p := range st.Players {
+		between = between || p.BetweenPlayersCents != 0
+		kitty = kitty || p.WithKittyCents != 0
+	}
+	switch {
+	case st.Mode == ledger.SettleTransfers && kitty && !between:
+		return "Alles wird mit der Kasse abgerechnet"
+	case st.Mode == ledger.SettleTransfers && kitty:
+		return "Spieler zahlen einander; was der Kasse zusteht, geht an die Kasse"
+	}
+	return modeName(st.Mode)
+}
+
 // yesNo is "ja" or "nein", as a German spreadsheet reads a flag.
 func yesNo(b bool) string {
 	if b {

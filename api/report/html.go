@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strconv"
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -45,15 +46,24 @@ type reportView struct {
 	Club, Table, Game, Date string
 	Provisional             bool
 	Players                 []string
-	Rows                    []rowView
-	Totals                  []cellView
-	Standings               []standingView
-	Money                   moneyTable
-	Payouts                 []payoutView
-	Transfers               []transferView
-	Kitty                   string
-	OpenDebts               []transferView
-	Chart                   chart
+	// ShowPoints is false where the game keeps no points (a scored sheet:
+	// Klaberjass); Second heads each player's second column: the running
+	// total "Stand", or the sheet's figure ("Würfel", "Stand").
+	ShowPoints bool
+	Second     string
+	// Span is the number of columns the notes row spans after the number.
+	Span      int
+	Summary   string
+	Rows      []rowView
+	Totals    []cellView
+	Ranking   rankingView
+	Money     moneyTable
+	Version   string
+	Payouts   []payoutView
+	Transfers []transferView
+	Kitty     string
+	OpenDebts []transferView
+	Chart     chart
 }
 
 // rowView is one hand of the score sheet.
@@ -63,23 +73,19 @@ type rowView struct {
 	Title  string
 	Bock   bool
 	Payout bool
-	Notes  []string
-	Cells  []cellView // per player: points and running total
+	Void   bool
+	// Revision marks a corrected hand: "Korrektur, Fassung 2".
+	Revision string
+	Notes    []string
+	Cells    []cellView // per player: points and running total or figure
 }
 
-// cellView is one player's points of a hand and total after it.
+// cellView is one player's points of a hand and total (or figure) after
+// it; a player who sat the hand out shows "–" for his points.
 type cellView struct {
 	Points, Running       string
 	PointsNeg, RunningNeg bool
-}
-
-// standingView is one line of the standings.
-type standingView struct {
-	Rank   int
-	Name   string
-	Points string
-	Neg    bool
-	Hands  int
+	SatOut                bool
 }
 
 // moneyTable is the money per player with its sums and how it settles.
@@ -90,10 +96,12 @@ type moneyTable struct {
 	Sum   moneyView
 }
 
-// moneyView is one player's money, formatted.
+// moneyView is one player's money, formatted: what the evening gives him
+// and what of it is paid, received and still open.
 type moneyView struct {
 	Name, Points, PointsEUR, PayoutEUR, NetEUR string
-	NetNeg                                     bool
+	Paid, Received, Open                       string
+	NetNeg, OpenNeg                            bool
 }
 
 // payoutView is one payout of a hand.
@@ -111,34 +119,48 @@ type transferView struct {
 	Paid     bool
 	PaidAt   string
 	Session  int64
+	Date     string
 }
 
 // newReportView formats a session report for the page.
 func newReportView(r ledger.Report) reportView {
 	n := reportNames(r)
-	rows := sheet(len(r.Players), r.Hands)
+	rows := reportSheet(r)
+	scored := r.Sheet != nil && r.Sheet.Scored
 	v := reportView{
 		Club: r.Club.Name, Table: r.Table.Name, Game: gameName(reportGame(r)), Date: formatDate(reportDate(r)),
-		Provisional: !r.Settlement.Final,
-		Rows:        handRows(rows, r.Settlement.Payouts, n),
-		Totals:      totalCells(finalTotals(len(r.Players), rows)),
-		Standings:   standings(r.Standings, n),
-		Money:       money(r.Settlement, n),
-		Payouts:     payoutViews(r.Settlement.Payouts, n),
-		Transfers:   transferViews(r.Settlement.Transfers, n, r.Club.TimeZone),
-		Kitty:       kittyText(r.Settlement.KittyCents),
-		OpenDebts:   transferViews(r.OpenDebts, n, r.Club.TimeZone),
-		Chart:       buildChart(r.Players, rows),
+		Provisional: !r.Settlement.Final, ShowPoints: !scored, Second: "Stand",
+		Rows:      handRows(rows, r.Settlement.Payouts, n, !scored),
+		Totals:    totalCells(r, rows),
+		Ranking:   ranking(r, n),
+		Money:     money(r.Settlement, n),
+		Version:   versionText(r.Settlement),
+		Payouts:   payoutViews(r.Settlement.Payouts, n),
+		Transfers: transferViews(r.Settlement.Transfers, n, r.Club.TimeZone),
+		Kitty:     kittyText(r.Settlement.KittyCents),
+		OpenDebts: transferViews(r.OpenDebts, n, r.Club.TimeZone),
+		Chart:     buildChart(r.Players, rows),
+	}
+	if r.Sheet != nil {
+		v.Second, v.Summary = r.Sheet.Heading, r.Sheet.Summary
+	}
+	if scored {
+		v.Chart.Caption = "Verlauf des Abends: 6 je gewonnene Partie plus Würfel"
 	}
 	for _, p := range r.Players {
 		v.Players = append(v.Players, p.Name)
 	}
+	v.Span = 2 + len(r.Players)
+	if !scored {
+		v.Span += len(r.Players)
+	}
 	return v
 }
 
-// handRows formats the score sheet's rows, noting each hand's events and
-// marking the hands that moved money as payouts.
-func handRows(rows []sheetRow, payouts []ledger.Payout, n names) []rowView {
+// handRows formats the score sheet's rows: each hand's events, the
+// sheet's notes and why it was last revised go to its notes; the hands
+// that moved money are marked as payouts.
+func handRows(rows []sheetRow, payouts []ledger.Payout, n names, points bool) []rowView {
 	paid := make(map[int]bool, len(payouts))
 	for _, p := range payouts {
 		paid[p.Hand] = true
@@ -146,45 +168,175 @@ func handRows(rows []sheetRow, payouts []ledger.Payout, n names) []rowView {
 	out := make([]rowView, len(rows))
 	for k, row := range rows {
 		h := row.hand
-		out[k] = rowView{
-			Number: h.Number, Dealer: n.dealer(h.Dealer), Title: h.Title,
-			Bock: h.Bock, Payout: paid[h.Number], Notes: notes(h.Events),
-			Cells: cells(row.points, row.running),
+		v := rowView{
+			Number: h.Number, Dealer: n.dealer(h.Dealer), Title: h.Title, Void: h.Void,
+			Bock: h.Bock, Payout: paid[h.Number], Notes: notes(h),
+			Cells: cells(row, points),
 		}
+		if h.Revision > 1 && !h.Void {
+			v.Revision = "Korrektur, Fassung " + strconv.Itoa(h.Revision)
+		}
+		out[k] = v
 	}
 	return out
 }
 
-// notes are the texts of a hand's events, empty ones left out.
-func notes(events []score.Event) []string {
+// notes are what a hand's row says below it: why it was voided or last
+// corrected, its events' texts and the sheet's notes, empty ones left
+// out.
+func notes(h ledger.ReportHand) []string {
 	var out []string
-	for _, ev := range events {
+	switch {
+	case h.Void && h.Reason != "":
+		out = append(out, "annulliert: "+h.Reason)
+	case h.Revision > 1 && h.Reason != "":
+		out = append(out, "Fassung "+strconv.Itoa(h.Revision)+": "+h.Reason)
+	}
+	for _, ev := range h.Events {
 		if ev.Text != "" {
 			out = append(out, ev.Text)
 		}
 	}
-	return out
-}
-
-// cells pairs each player's points with the running total.
-func cells(points, running []score.Points) []cellView {
-	out := make([]cellView, len(points))
-	for i := range points {
-		out[i] = cellView{
-			Points: formatPoints(points[i]), PointsNeg: points[i].Sign() < 0,
-			Running: formatPoints(running[i]), RunningNeg: running[i].Sign() < 0,
+	for _, note := range h.Notes {
+		if note != "" {
+			out = append(out, note)
 		}
 	}
 	return out
 }
 
-// totalCells formats the final totals as the running totals of cells.
-func totalCells(totals []score.Points) []cellView {
-	out := make([]cellView, len(totals))
-	for i, t := range totals {
-		out[i] = cellView{Running: formatPoints(t), RunningNeg: t.Sign() < 0}
+// cells pairs each player's points with the running total, or with his
+// figure where the sheet has figures; a player who sat out shows "–".
+func cells(row sheetRow, points bool) []cellView {
+	out := make([]cellView, len(row.points))
+	for i := range row.points {
+		c := cellView{SatOut: row.satOut[i]}
+		if points {
+			c.Points, c.PointsNeg = formatPoints(row.points[i]), row.points[i].Sign() < 0
+		}
+		c.Running, c.RunningNeg = formatPoints(row.running[i]), row.running[i].Sign() < 0
+		if f := row.figures[i]; f != nil {
+			c.Running, c.RunningNeg = figureText(*f), f.Value.Sign() < 0
+		} else if figuresShown(row) {
+			c.Running, c.RunningNeg = "", false
+		}
+		if c.SatOut {
+			c.Points, c.PointsNeg = "–", false
+			if figuresShown(row) && row.figures[i] == nil {
+				c.Running = "–"
+			}
+		}
+		out[i] = c
 	}
 	return out
+}
+
+// figuresShown reports whether the row shows the sheet's figures in
+// place of the running totals.
+func figuresShown(row sheetRow) bool { return row.hand.Figures != nil }
+
+// figureText is how a sheet figure shows: its text, or its value.
+func figureText(f score.Figure) string {
+	if f.Text != "" {
+		return f.Text
+	}
+	return formatPoints(f.Value)
+}
+
+// totalCells is the sheet's last line: each player's points of the
+// evening, and below a scored sheet's figures the matches he won.
+func totalCells(r ledger.Report, rows []sheetRow) []cellView {
+	totals := finalTotals(len(r.Players), sheet(len(r.Players), r.Hands))
+	out := make([]cellView, len(totals))
+	for i, t := range totals {
+		out[i] = cellView{Points: formatPoints(t), PointsNeg: t.Sign() < 0}
+		if r.Sheet == nil {
+			out[i].Running, out[i].RunningNeg = out[i].Points, out[i].PointsNeg
+			out[i].Points, out[i].PointsNeg = "", false
+		}
+		if r.Sheet != nil && r.Sheet.Scored && i < len(r.Sheet.Matches) {
+			out[i].Running = plural(r.Sheet.Matches[i], "Partie", "Partien")
+		}
+	}
+	_ = rows
+	return out
+}
+
+// plural is "1 Partie", "2 Partien".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// versionText names the settlement's version: provisional while the
+// evening is open, "Fassung 2 (nach einer Korrektur)" after a correction.
+func versionText(st ledger.Settlement) string {
+	switch {
+	case !st.Final || st.Version == 0:
+		return "vorläufig: der Abend ist noch offen"
+	case st.Version == 1:
+		return "Fassung 1"
+	}
+	return "Fassung " + strconv.Itoa(st.Version) + " (nach einer Korrektur; was schon bezahlt ist, zählt)"
+}
+
+// rankingView is the standings: by points, or for a scored sheet by the
+// matches and dice of the evening.
+type rankingView struct {
+	Scored bool
+	Second string // the sheet's figure heading, for a scored sheet
+	Rows   []standingView
+}
+
+// standingView is one line of the standings; Points is the matches won
+// for a scored sheet, Figure the player's last figure.
+type standingView struct {
+	Rank   int
+	Name   string
+	Points string
+	Figure string
+	Neg    bool
+	Hands  int
+}
+
+// ranking ranks the players: by points, best first, or for a scored
+// sheet by the evening's progress (matches, then dice); equal values
+// share a rank, and ties keep the given order.
+func ranking(r ledger.Report, n names) rankingView {
+	if r.Sheet == nil || !r.Sheet.Scored {
+		return rankingView{Rows: standings(r.Standings, n)}
+	}
+	v := rankingView{Scored: true, Second: r.Sheet.Heading}
+	order := make([]int, len(r.Players))
+	for i := range order {
+		order[i] = i
+	}
+	progress := fit(r.Sheet.Progress, len(r.Players))
+	slices.SortStableFunc(order, func(a, b int) int { return progress[b].Cmp(progress[a]) })
+	hands := map[int64]int{}
+	for _, s := range r.Standings {
+		hands[s.Player] = s.Hands
+	}
+	rows := reportSheet(r)
+	for k, i := range order {
+		p := r.Players[i]
+		line := standingView{Rank: k + 1, Name: cmp.Or(p.Name, n.of(p.ID)), Hands: hands[p.ID]}
+		if k > 0 && progress[i].Cmp(progress[order[k-1]]) == 0 {
+			line.Rank = v.Rows[k-1].Rank
+		}
+		if i < len(r.Sheet.Matches) {
+			line.Points = strconv.Itoa(r.Sheet.Matches[i])
+		}
+		if len(rows) > 0 {
+			if f := rows[len(rows)-1].figures[i]; f != nil {
+				line.Figure = formatPoints(f.Value)
+			}
+		}
+		v.Rows = append(v.Rows, line)
+	}
+	return v
 }
 
 // standings ranks the players by points, best first; equal points share
@@ -206,25 +358,29 @@ func standings(ss []ledger.Standing, n names) []standingView {
 
 // money formats the money per player with a sum row.
 func money(st ledger.Settlement, n names) moneyTable {
-	t := moneyTable{Stake: formatPoints(st.Stake) + " Cent je Punkt", Mode: modeName(st.Mode)}
-	var points score.Points
-	var pointsCents, payoutCents, netCents int64
+	t := moneyTable{Stake: formatPoints(st.Stake) + " Cent je Punkt", Mode: modeText(st)}
+	var sum ledger.PlayerMoney
 	for _, p := range st.Players {
-		t.Rows = append(t.Rows, moneyRow(cmp.Or(p.Name, n.of(p.Player)), p.Points, p.PointsCents, p.PayoutCents, p.NetCents))
-		points = points.Add(p.Points)
-		pointsCents += p.PointsCents
-		payoutCents += p.PayoutCents
-		netCents += p.NetCents
+		t.Rows = append(t.Rows, moneyRow(cmp.Or(p.Name, n.of(p.Player)), p))
+		sum.Points = sum.Points.Add(p.Points)
+		sum.PointsCents += p.PointsCents
+		sum.PayoutCents += p.PayoutCents
+		sum.NetCents += p.NetCents
+		sum.PaidCents += p.PaidCents
+		sum.ReceivedCents += p.ReceivedCents
+		sum.OpenCents += p.OpenCents
 	}
-	t.Sum = moneyRow("Summe", points, pointsCents, payoutCents, netCents)
+	t.Sum = moneyRow("Summe", sum)
 	return t
 }
 
 // moneyRow formats one line of the money table.
-func moneyRow(name string, points score.Points, pointsCents, payoutCents, netCents int64) moneyView {
+func moneyRow(name string, p ledger.PlayerMoney) moneyView {
 	return moneyView{
-		Name: name, Points: formatPoints(points), PointsEUR: formatEUR(pointsCents),
-		PayoutEUR: formatEUR(payoutCents), NetEUR: formatEUR(netCents), NetNeg: netCents < 0,
+		Name: name, Points: formatPoints(p.Points), PointsEUR: formatEUR(p.PointsCents),
+		PayoutEUR: formatEUR(p.PayoutCents), NetEUR: formatEUR(p.NetCents), NetNeg: p.NetCents < 0,
+		Paid: formatEUR(p.PaidCents), Received: formatEUR(p.ReceivedCents),
+		Open: formatEUR(p.OpenCents), OpenNeg: p.OpenCents < 0,
 	}
 }
 
@@ -243,7 +399,7 @@ func transferViews(ts []ledger.Transfer, n names, zone string) []transferView {
 	for i, t := range ts {
 		out[i] = transferView{
 			From: n.party(t.From), To: n.party(t.To), Amount: formatEUR(t.Cents),
-			Paid: t.Paid, PaidAt: formatPaidAt(t.PaidAt, zone), Session: t.SessionID,
+			Paid: t.Paid, PaidAt: formatPaidAt(t.PaidAt, zone), Session: t.SessionID, Date: formatDate(t.Date),
 		}
 	}
 	return out

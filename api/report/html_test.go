@@ -125,7 +125,7 @@ func TestHTML(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	if n := strings.Count(page, `class="hand`); n != len(r.Hands) {
+	if n := strings.Count(page, `<tr class="hand`); n != len(r.Hands) {
 		t.Errorf("%d hand rows, want %d", n, len(r.Hands))
 	}
 	if n := strings.Count(page, "badge-bock\""); n != 1 {

@@ -12,6 +12,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/stichbuch/stichbuch/ledger"
@@ -83,11 +84,15 @@ func (n names) dealer(id int64) string {
 }
 
 // sheetRow is one hand of the score sheet with exactly one points value
-// and one running total per seated player.
+// and one running total per seated player (for a scored sheet the
+// running total is the evening's progress), who sat the hand out, and
+// each player's sheet figure (nil for none).
 type sheetRow struct {
 	hand    ledger.ReportHand
 	points  []score.Points
 	running []score.Points
+	satOut  []bool
+	figures []*score.Figure
 }
 
 // sheet normalizes the hands to the seating: missing points count as 0,
@@ -97,7 +102,7 @@ func sheet(players int, hands []ledger.ReportHand) []sheetRow {
 	rows := make([]sheetRow, len(hands))
 	total := make([]score.Points, players)
 	for k, h := range hands {
-		row := sheetRow{hand: h, points: fit(h.Points, players)}
+		row := sheetRow{hand: h, points: fit(h.Points, players), satOut: make([]bool, players), figures: make([]*score.Figure, players)}
 		for i, p := range row.points {
 			total[i] = total[i].Add(p)
 		}
@@ -106,6 +111,30 @@ func sheet(players int, hands []ledger.ReportHand) []sheetRow {
 			row.running = append([]score.Points(nil), total...)
 		}
 		rows[k] = row
+	}
+	return rows
+}
+
+// reportSheet is the report's score sheet: the rows of sheet with who
+// sat out and the players' figures, and for a scored sheet (Klaberjass)
+// the evening's progress as the running totals, so the chart follows
+// matches and dice instead of points that are all 0.
+func reportSheet(r ledger.Report) []sheetRow {
+	rows := sheet(len(r.Players), r.Hands)
+	scored := r.Sheet != nil && r.Sheet.Scored
+	for k := range rows {
+		row := &rows[k]
+		for i, p := range r.Players {
+			row.satOut[i] = slices.Contains(row.hand.SatOut, p.ID)
+			for j := range row.hand.Figures {
+				if row.hand.Figures[j].Player == p.ID {
+					row.figures[i] = &row.hand.Figures[j]
+				}
+			}
+		}
+		if scored {
+			row.running = fit(row.hand.Progress, len(r.Players))
+		}
 	}
 	return rows
 }

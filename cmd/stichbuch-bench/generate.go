@@ -25,6 +25,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games"
 	"github.com/stichbuch/stichbuch/ledger/games/doppelkopf"
@@ -136,7 +137,7 @@ func parseGenerateFlags(args []string, getenv func(string) string, stderr io.Wri
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, generateUsage); fs.PrintDefaults() }
-	fs.StringVar(&o.data, "data", defaultData(getenv), "data directory of the embedded PostgreSQL (ignored with DATABASE_URL)")
+	fs.StringVar(&o.data, "data", runenv.DataDir(getenv), "data directory of the embedded PostgreSQL (ignored with DATABASE_URL)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random history: the same seed gives the same history")
 	fs.IntVar(&o.hands, "hands", 100_000, "hands to record in all")
 	fs.IntVar(&o.tables, "tables", 40, "tables of the club: one of each game, then the games in the proportions 8 Doppelkopf, 4 Saukopf, 3 Schwarze Sau, 3 Klaberjass, 2 Schwarze Dame")
@@ -180,12 +181,12 @@ func generate(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	db, err := openDatabase(ctx, o.data, getenv, log)
+	db, err := runenv.OpenDatabase(ctx, runenv.Operator, "stichbuch-bench generate", o.data, getenv, log)
 	if err != nil {
 		return err
 	}
-	defer db.stop()
-	pool, err := postgres.Connect(ctx, db.url)
+	defer db.Close()
+	pool, err := postgres.Connect(ctx, db.URL)
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/cmd/internal/loopback"
+	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games"
 	"github.com/stichbuch/stichbuch/ledger/games/doppelkopf"
@@ -137,7 +138,7 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&o.url, "url", "", "base URL of a running service on a loopback address")
 	fs.BoolVar(&o.start, "start", false, "start stichbuch serve (see --bin) on a free loopback port against DATABASE_URL or the embedded PostgreSQL in --data")
 	fs.StringVar(&o.bin, "bin", "", "the stichbuch executable --start runs (default: stichbuch beside this executable, else one built with go build from the module in the working directory)")
-	fs.StringVar(&o.data, "data", defaultData(getenv), "data directory of the embedded PostgreSQL (with --start, without DATABASE_URL)")
+	fs.StringVar(&o.data, "data", runenv.DataDir(getenv), "data directory of the embedded PostgreSQL (with --start, without DATABASE_URL)")
 	fs.StringVar(&o.key, "key", "", "an admin API key of the club to use (default with --start: a new club)")
 	fs.IntVar(&o.pid, "pid", 0, "process id of the service, for its peak RSS and CPU time (set by --start)")
 	fs.IntVar(&o.tables, "tables", 8, "concurrent simulated tables, one client each (with --hot: clients on one table)")
@@ -272,23 +273,23 @@ type loadService struct {
 
 // startLoadService starts `stichbuch serve` (see serviceBinary) as a
 // process of its own on a free loopback port. Without DATABASE_URL it first
-// starts (or adopts) the embedded PostgreSQL in the data directory and
-// hands the service its URL, so the service process is the Go service
+// starts the embedded PostgreSQL in the data directory (or uses the one a
+// running stichbuch serve shares) and hands the service its URL, so the service process is the Go service
 // alone and pgbench can reach the same database.
 func startLoadService(ctx context.Context, o loadOptions, getenv func(string) string, log *slog.Logger) (*loadService, error) {
-	db, err := openDatabase(ctx, o.data, getenv, log)
+	db, err := runenv.OpenDatabase(ctx, runenv.Operator, "stichbuch-bench load", o.data, getenv, log)
 	if err != nil {
 		return nil, err
 	}
-	svc := &loadService{dbURL: db.url, pgPID: db.pgPID, stop: func() {}}
+	svc := &loadService{dbURL: db.URL, pgPID: db.Postmaster(), stop: func() {}}
 	bin, removeBin, err := serviceBinary(ctx, o.bin, log)
 	if err != nil {
-		db.stop()
+		db.Close()
 		return nil, err
 	}
 	cleanup := func() {
 		removeBin()
-		db.stop()
+		db.Close()
 	}
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+svc.dbURL)
@@ -302,7 +303,7 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 		cleanup()
 		return nil, err
 	}
-	var logTail tailBuffer
+	var logTail runenv.TailBuffer
 	cmd.Stderr = &logTail // one line per request at the default level: kept short
 	if err := cmd.Start(); err != nil {
 		cleanup()
@@ -380,28 +381,6 @@ func serviceBinary(ctx context.Context, bin string, log *slog.Logger) (path stri
 	}
 	log.Info("built stichbuch", "bin", path, "took", time.Since(start).Round(time.Millisecond))
 	return path, func() { os.RemoveAll(dir) }, nil
-}
-
-// tailBuffer keeps the last few KiB written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 8<<10 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4<<10:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }
 
 // createLoadClub creates a club for the run in the service's database and

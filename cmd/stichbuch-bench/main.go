@@ -12,16 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
-	"time"
 
-	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
+	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 )
 
 func main() {
@@ -55,7 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprint(stderr, usage)
 		return errors.New("no command given")
 	}
-	log := newLogger(getenv, stderr)
+	log := runenv.NewLogger(getenv, stderr)
 	switch args[1] {
 	case "load":
 		return load(ctx, args[2:], getenv, stdout, log)
@@ -67,68 +62,4 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[1])
-}
-
-// newLogger logs as stichbuch does: text or, with LOG_FORMAT=json, JSON,
-// at LOG_LEVEL (default info).
-func newLogger(getenv func(string) string, w io.Writer) *slog.Logger {
-	level := slog.LevelInfo
-	if err := level.UnmarshalText([]byte(getenv("LOG_LEVEL"))); err != nil {
-		level = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	if getenv("LOG_FORMAT") == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
-func envOr(getenv func(string) string, key, fallback string) string {
-	if v := getenv(key); v != "" {
-		return v
-	}
-	return fallback
-}
-
-// defaultData is the data directory stichbuch uses unless told otherwise,
-// so a history generated here is the one `stichbuch serve` serves.
-func defaultData(getenv func(string) string) string {
-	return envOr(getenv, "STICHBUCH_DATA", "./stichbuch-data")
-}
-
-// database is the PostgreSQL the tools work on.
-type database struct {
-	url   string
-	pgPID int // the embedded cluster's postmaster; 0 with DATABASE_URL
-	stop  func()
-}
-
-// openDatabase finds the database as stichbuch does: the server at
-// DATABASE_URL, or else the embedded cluster in dataDir, started (or
-// adopted when it already runs) with its database "stichbuch". stop
-// stops a cluster started here.
-func openDatabase(ctx context.Context, dataDir string, getenv func(string) string, log *slog.Logger) (*database, error) {
-	if url := getenv("DATABASE_URL"); url != "" {
-		return &database{url: url, stop: func() {}}, nil
-	}
-	start := time.Now()
-	c, err := cluster.Start(ctx, cluster.Options{DataDir: dataDir, Logger: log, Getenv: getenv})
-	if err != nil {
-		return nil, err
-	}
-	if err := c.EnsureDatabase(ctx, "stichbuch"); err != nil {
-		c.Stop()
-		return nil, err
-	}
-	log.Info("embedded PostgreSQL ready", "data", c.DataDir(), "initdb", c.Initialized, "took", time.Since(start).Round(time.Millisecond))
-	db := &database{url: c.ConnString("stichbuch"), stop: func() {
-		if err := c.Stop(); err != nil {
-			log.Error("stopping PostgreSQL", "err", err)
-		}
-	}}
-	if b, err := os.ReadFile(filepath.Join(c.DataDir(), "postmaster.pid")); err == nil {
-		line, _, _ := strings.Cut(string(b), "\n")
-		db.pgPID, _ = strconv.Atoi(strings.TrimSpace(line))
-	}
-	return db, nil
 }

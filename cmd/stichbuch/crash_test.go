@@ -30,6 +30,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
@@ -70,8 +71,10 @@ type crashChild struct {
 	cmd    *exec.Cmd
 	done   chan struct{} // closed when the process has ended
 	err    error         // its exit, once done is closed
-	stderr *tailBuffer
+	stdout *syncBuffer
+	stderr *runenv.TailBuffer
 	failed *lineFilter // the log lines of 500s and panics
+	pgLog  *lineFilter // the log lines about the embedded PostgreSQL
 }
 
 // lineFilter keeps the lines written to it that match re (at most 50).
@@ -106,39 +109,27 @@ func (f *lineFilter) String() string {
 	return strings.Join(f.lines, "\n")
 }
 
-// tailBuffer keeps the last few KiB of the service's log, for a failure's message.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 8<<10 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4<<10:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
-
 func startCrashChild(t *testing.T, dbURL string) *crashChild {
 	t.Helper()
-	args, _ := json.Marshal([]string{"serve", "--addr", "127.0.0.1:0"})
+	c := spawnServe(t, []string{"DATABASE_URL=" + dbURL})
+	c.waitListening(t)
+	return c
+}
+
+// spawnServe starts `stichbuch serve` on a free loopback port in a process
+// of its own, with env added to the test's environment, and returns
+// without waiting for it to listen.
+func spawnServe(t *testing.T, env []string, args ...string) *crashChild {
+	t.Helper()
+	argv, _ := json.Marshal(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...))
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(),
-		crashChildEnv+"=1", crashArgsEnv+"="+string(args),
-		"DATABASE_URL="+dbURL, "STICHBUCH_RATE_LIMIT=0", "LOG_LEVEL=warn", "LOG_FORMAT=text")
-	var stdout syncBuffer
-	c := &crashChild{cmd: cmd, done: make(chan struct{}), stderr: &tailBuffer{}}
-	c.failed = &lineFilter{re: regexp.MustCompile(`status=500|panic`), next: c.stderr}
-	cmd.Stdout, cmd.Stderr = &stdout, c.failed
+	cmd.Env = append(append(os.Environ(),
+		crashChildEnv+"=1", crashArgsEnv+"="+string(argv),
+		"STICHBUCH_RATE_LIMIT=0", "LOG_LEVEL=warn", "LOG_FORMAT=text"), env...)
+	c := &crashChild{cmd: cmd, done: make(chan struct{}), stdout: &syncBuffer{}, stderr: &runenv.TailBuffer{}}
+	c.pgLog = &lineFilter{re: regexp.MustCompile(`PostgreSQL`), next: c.stderr}
+	c.failed = &lineFilter{re: regexp.MustCompile(`status=500|panic`), next: c.pgLog}
+	cmd.Stdout, cmd.Stderr = c.stdout, c.failed
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting the service: %v", err)
 	}
@@ -151,18 +142,43 @@ func startCrashChild(t *testing.T, dbURL string) *crashChild {
 			<-c.done
 		}
 	})
-	addr := regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
-	deadline := time.After(30 * time.Second)
-	for {
-		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
+	return c
+}
+
+var listeningRE = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
+
+// listening returns the service's base URL once it has said where it
+// listens, else "".
+func (c *crashChild) listening() string {
+	if c.base == "" {
+		if m := listeningRE.FindStringSubmatch(c.stdout.String()); m != nil {
 			c.base = m[1]
-			return c
 		}
+	}
+	return c.base
+}
+
+// ended reports whether the process has ended.
+func (c *crashChild) ended() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitListening waits until the service listens, failing the test if it
+// ends first or takes longer than a minute.
+func (c *crashChild) waitListening(t *testing.T) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for c.listening() == "" {
 		select {
 		case <-c.done:
 			t.Fatalf("the service ended before listening: %v\n%s", c.err, c.stderr)
 		case <-deadline:
-			t.Fatalf("the service did not start listening within 30 s:\n%s", c.stderr)
+			t.Fatalf("the service did not start listening within a minute:\n%s", c.stderr)
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -672,8 +688,7 @@ func TestPostgresDownAndBack(t *testing.T) {
 	// As root the cluster runs as the postgres user, who must reach it.
 	os.Chmod(filepath.Dir(dir), 0o755)
 	os.Chmod(dir, 0o755)
-	opts := cluster.Options{DataDir: filepath.Join(dir, "pg")}
-	pg, err := cluster.Start(ctx, opts)
+	pg, err := cluster.Start(ctx, cluster.Options{DataDir: filepath.Join(dir, "pg"), Command: "the test " + t.Name()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -797,17 +812,14 @@ func TestPostgresDownAndBack(t *testing.T) {
 	// Start PostgreSQL again on the same data directory; the service stays.
 	phase.Store(starting)
 	pgMu.Lock()
-	pg2, err := cluster.Start(ctx, opts)
-	if err == nil {
-		pg = pg2
-	}
+	err = pg.Restart(ctx)
 	pgMu.Unlock()
 	if err != nil {
 		cancel()
 		wg.Wait()
 		t.Fatalf("restarting PostgreSQL: %v", err)
 	}
-	if got := pg2.ConnString("stichbuch"); got != dbURL {
+	if got := pg.ConnString("stichbuch"); got != dbURL {
 		t.Errorf("the restarted cluster is at %q, the service knows %q", got, dbURL)
 	}
 	phase.Store(restarted)

@@ -107,8 +107,8 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 }
 
 func exportSummary(s backup.Summary) string {
-	return fmt.Sprintf("%d players, %d tables, %d sessions, %d hands (%d revisions), %d settlements, %d kitty bookings",
-		s.Players, s.Tables, s.Sessions, s.Hands, s.Revisions, s.Settlements, s.KittyBookings)
+	return fmt.Sprintf("%d players, %d tables, %d sessions, %d hands (%d revisions), %d settlements, %d tournaments, %d kitty bookings",
+		s.Players, s.Tables, s.Sessions, s.Hands, s.Revisions, s.Settlements, s.Tournaments, s.KittyBookings)
 }
 
 // writeFileAtomically writes name through write: into a temporary file in

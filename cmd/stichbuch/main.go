@@ -22,9 +22,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
-	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
 
 func main() {
@@ -50,7 +50,9 @@ Usage:
   stichbuch healthcheck [URL]   (exit 0 when URL, default http://127.0.0.1:8080/readyz, answers 200)
 
 Without DATABASE_URL, stichbuch runs its own PostgreSQL in the data directory
-from the machine's server binaries. The load tool and the history generator
+from the machine's server binaries; one process at a time runs it (the
+lock file DIR/stichbuch.lock names it). While serve runs, the other commands
+use serve's PostgreSQL; a second serve is refused. The load tool and the history generator
 are the command stichbuch-bench (go run ./cmd/stichbuch-bench).
 `
 
@@ -61,7 +63,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprint(stderr, usage)
 		return errors.New("no command given")
 	}
-	log := newLogger(getenv, stderr)
+	log := runenv.NewLogger(getenv, stderr)
 	switch args[1] {
 	case "serve":
 		return serve(ctx, args[2:], getenv, stdout, log)
@@ -87,61 +89,36 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return fmt.Errorf("unknown command %q", args[1])
 }
 
-func newLogger(getenv func(string) string, w io.Writer) *slog.Logger {
-	level := slog.LevelInfo
-	if err := level.UnmarshalText([]byte(getenv("LOG_LEVEL"))); err != nil {
-		level = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	if getenv("LOG_FORMAT") == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
 // dbFlags are the flags every command that opens the database shares.
 type dbFlags struct {
-	data string
+	data    string
+	command string // "stichbuch verify", for the lock file
+	serve   bool   // runs and shares the embedded cluster (see runenv.Server)
 }
 
 func (f *dbFlags) register(fs *flag.FlagSet, getenv func(string) string) {
-	fs.StringVar(&f.data, "data", envOr(getenv, "STICHBUCH_DATA", "./stichbuch-data"), "data directory of the embedded PostgreSQL (ignored with DATABASE_URL)")
+	fs.StringVar(&f.data, "data", runenv.DataDir(getenv), "data directory of the embedded PostgreSQL (ignored with DATABASE_URL)")
+	f.command = "stichbuch " + fs.Name()
 }
 
 // database opens the store's pool: the server at DATABASE_URL, or the
-// embedded cluster in the data directory. close releases both.
+// embedded cluster in the data directory (see runenv.OpenDatabase). close
+// releases both, stopping PostgreSQL last.
 func (f dbFlags) database(ctx context.Context, getenv func(string) string, log *slog.Logger) (pool *pgxpool.Pool, closeAll func(), err error) {
-	url := getenv("DATABASE_URL")
-	var c *cluster.Cluster
-	if url == "" {
-		start := time.Now()
-		c, err = cluster.Start(ctx, cluster.Options{DataDir: f.data, Logger: log, Getenv: getenv})
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := c.EnsureDatabase(ctx, "stichbuch"); err != nil {
-			c.Stop()
-			return nil, nil, err
-		}
-		url = c.ConnString("stichbuch")
-		log.Info("embedded PostgreSQL ready", "data", c.DataDir(), "initdb", c.Initialized, "took", time.Since(start).Round(time.Millisecond))
+	role := runenv.Operator
+	if f.serve {
+		role = runenv.Server
 	}
-	pool, err = postgres.Connect(ctx, url)
+	db, err := runenv.OpenDatabase(ctx, role, f.command, f.data, getenv, log)
 	if err != nil {
-		if c != nil {
-			c.Stop()
-		}
 		return nil, nil, err
 	}
-	closeAll = func() {
-		pool.Close()
-		if c != nil {
-			if err := c.Stop(); err != nil {
-				log.Error("stopping PostgreSQL", "err", err)
-			}
-		}
+	pool, err = postgres.Connect(ctx, db.URL)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
 	}
-	return pool, closeAll, nil
+	return pool, func() { pool.Close(); db.Close() }, nil
 }
 
 // migrated opens the database like database and migrates it, as every
@@ -161,9 +138,9 @@ func (f dbFlags) migrated(ctx context.Context, getenv func(string) string, log *
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
 	start := time.Now()
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var db dbFlags
+	db := dbFlags{serve: true}
 	db.register(fs, getenv)
-	addr := fs.String("addr", envOr(getenv, "STICHBUCH_ADDR", ":8080"), "address to listen on")
+	addr := fs.String("addr", runenv.EnvOr(getenv, "STICHBUCH_ADDR", ":8080"), "address to listen on")
 	headerTimeout := fs.Duration("header-timeout", 5*time.Second, "how long a client may take to send a request's headers")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -217,15 +194,38 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	case <-ctx.Done():
 	}
+	return shutdown(srv, handler, errc, log)
+}
+
+// The shutdown's budget, well inside Docker's default stop timeout of
+// 10 s, with PostgreSQL's stop after it: the event streams get their final
+// event first, then the other requests drain.
+const (
+	streamsEndWithin = time.Second
+	drainWithin      = 3 * time.Second
+)
+
+// shutdown ends the event streams (each with `event: shutdown` and a
+// retry hint), then drains the requests in flight; connections still busy
+// after drainWithin are closed. serve's caller stops PostgreSQL after it.
+func shutdown(srv *http.Server, handler *api.Server, errc <-chan error, log *slog.Logger) error {
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return err
+	start := time.Now()
+	streamsCtx, cancelStreams := context.WithTimeout(context.Background(), streamsEndWithin)
+	defer cancelStreams()
+	if err := handler.EndStreams(streamsCtx); err != nil {
+		log.Warn("event streams still open at shutdown", "err", err)
+	}
+	drainCtx, cancelDrain := context.WithTimeout(context.Background(), drainWithin)
+	defer cancelDrain()
+	if err := srv.Shutdown(drainCtx); err != nil {
+		log.Warn("requests still running after the drain; closing their connections", "err", err)
+		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	log.Info("HTTP server stopped", "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -329,11 +329,4 @@ func healthcheck(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s answered %d", url, res.StatusCode)
 	}
 	return nil
-}
-
-func envOr(getenv func(string) string, key, fallback string) string {
-	if v := getenv(key); v != "" {
-		return v
-	}
-	return fallback
 }

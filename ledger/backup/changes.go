@@ -12,18 +12,23 @@ import (
 
 // changeShape is what a change of each kind names and the members of its
 // data, as the flows write them: the event streams send the data to the
-// clubs' apps as it is stored.
+// clubs' apps as it is stored. The optional members come all together or
+// not at all (a session opened for a tournament round names the round).
 var changeShape = map[ledger.ChangeKind]struct {
 	hand, session bool // names a hand (table, session, number); a session (table, session)
 	data          []string
+	optional      []string
 }{
-	ledger.ChangeHandRecorded:  {hand: true, data: []string{"revision"}},
-	ledger.ChangeHandCorrected: {hand: true, data: []string{"caused_by", "revision", "void"}},
-	ledger.ChangeSessionOpened: {session: true, data: []string{"date", "seating"}},
-	ledger.ChangeSessionClosed: {session: true},
-	ledger.ChangeSettlement:    {session: true, data: []string{"kitty_cents", "version"}},
-	ledger.ChangeTransferPaid:  {session: true, data: []string{"cents", "transfer"}},
-	ledger.ChangeKittyBooking:  {data: []string{"booking", "cents"}},
+	ledger.ChangeHandRecorded:      {hand: true, data: []string{"revision"}},
+	ledger.ChangeHandCorrected:     {hand: true, data: []string{"caused_by", "revision", "void"}},
+	ledger.ChangeSessionOpened:     {session: true, data: []string{"date", "seating"}, optional: []string{"round", "tournament"}},
+	ledger.ChangeSessionClosed:     {session: true},
+	ledger.ChangeSettlement:        {session: true, data: []string{"kitty_cents", "version"}},
+	ledger.ChangeTransferPaid:      {session: true, data: []string{"cents", "transfer"}},
+	ledger.ChangeKittyBooking:      {data: []string{"booking", "cents"}},
+	ledger.ChangeTournamentCreated: {data: []string{"date", "hands_per_round", "name", "tournament"}},
+	ledger.ChangeRoundOpened:       {data: []string{"round", "tables", "tournament"}},
+	ledger.ChangeRoundTimeUp:       {data: []string{"round", "tournament"}},
 }
 
 // changeData holds the members of every kind's data.
@@ -38,6 +43,18 @@ type changeData struct {
 	Booking    *int64  `json:"booking"`
 	Transfer   *int64  `json:"transfer"`
 	Cents      *int64  `json:"cents"`
+
+	Tournament    *int64            `json:"tournament"`
+	Round         *int              `json:"round"`
+	Name          *string           `json:"name"`
+	HandsPerRound *int              `json:"hands_per_round"`
+	Tables        []changeRoundSeat `json:"tables"`
+}
+
+// changeRoundSeat is a table of a round as a round's change names it.
+type changeRoundSeat struct {
+	Table   int64 `json:"table"`
+	Session int64 `json:"session"`
 }
 
 // takeChange checks a change of the feed: in order, of a known kind,
@@ -60,18 +77,19 @@ func (im *importer) takeChange(c Change) error {
 		}[[2]bool{shape.hand, shape.session}])
 	}
 	if named {
-		hands, ok := im.tables[*c.TableID]
+		table, ok := im.tables[*c.TableID]
+		hands := table.hands
 		if !ok {
 			return im.invalid("change.table_id", "table %d is not in the document", *c.TableID)
 		}
-		if im.sessions[*c.SessionID] != *c.TableID {
+		if s, ok := im.sessions[*c.SessionID]; !ok || s.table != *c.TableID {
 			return im.invalid("change.session_id", "session %d is not a session of table %d in the document", *c.SessionID, *c.TableID)
 		}
 		if c.Number != nil && (*c.Number < 1 || *c.Number > hands) {
 			return im.invalid("change.number", "table %d has no hand %d", *c.TableID, *c.Number)
 		}
 	}
-	if err := im.changeData(c, shape.data); err != nil {
+	if err := im.changeData(c, shape.data, shape.optional); err != nil {
 		return err
 	}
 	im.batch.Changes = append(im.batch.Changes, c)
@@ -79,19 +97,24 @@ func (im *importer) takeChange(c Change) error {
 	return nil
 }
 
-// changeData checks a change's data: exactly the members want, each of
-// its type and in its range.
-func (im *importer) changeData(c Change, want []string) error {
+// changeData checks a change's data: exactly the members want (and
+// perhaps all of optional), each of its type and in its range, naming
+// what the document holds.
+func (im *importer) changeData(c Change, want, optional []string) error {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(c.Data, &members); err != nil || members == nil {
 		return im.invalid("change.data", "must be a JSON object")
 	}
-	if got := slices.Sorted(maps.Keys(members)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+	got := slices.Sorted(maps.Keys(members))
+	if !slices.Equal(got, slices.Sorted(slices.Values(want))) && (optional == nil || !slices.Equal(got, slices.Sorted(slices.Values(slices.Concat(want, optional))))) {
 		return im.invalid("change.data", "a %s change holds %s, not %s", c.Kind, strings.Join(want, ", "), strings.Join(got, ", "))
 	}
 	var d changeData
 	if err := score.DecodeStrict("", c.Data, &d); err != nil {
 		return im.within("change.data", err)
+	}
+	if err := im.changeTournament(c, d); err != nil {
+		return err
 	}
 	positive := func(name string, v *int64) error {
 		if v != nil && *v <= 0 {

@@ -106,7 +106,8 @@ func (im *importer) takeTable(t Table) error {
 		return im.invalid("table.hands", "must not be negative")
 	}
 	t.Rules = rules
-	im.tables[t.ID], im.tableNames[t.Name] = t.Hands, true
+	im.tables[t.ID] = tableRef{t: ledger.Table{ID: t.ID, Name: t.Name, Game: t.Game, Rules: t.Rules}, hands: t.Hands}
+	im.tableNames[t.Name] = true
 	im.table = &tableRun{t: t, state: json.RawMessage(`{}`)}
 	im.batch.Tables = append(im.batch.Tables, t)
 	im.add(1)
@@ -148,7 +149,7 @@ func (im *importer) takeSession(s Session) error {
 	if s.ClosedAt == nil {
 		tr.open = s.ID
 	}
-	im.sessions[s.ID] = s.TableID
+	im.sessions[s.ID] = sessionRef{table: s.TableID, date: s.Date, seating: s.Seating, closed: s.ClosedAt != nil}
 	im.session = &sessionRun{s: s}
 	im.batch.Sessions = append(im.batch.Sessions, s)
 	im.add(1 + len(s.Seating))

@@ -22,9 +22,12 @@
 // the rule set its table's preset and options resolve to; every settlement
 // version and its transfers re-compute from the re-scored hands and the
 // payments made before it; the store re-computes every hash of the
-// tamper-evidence chain. Payments are facts the document reports (which
-// transfer was paid, when, with which key); every settlement version after
-// them must account for them. The change feed is checked for its order,
+// tamper-evidence chain. A tournament passes the API's own validation,
+// over tables of the document that play by the TSR, and each of its
+// rounds names a session per table, at that table, on the tournament's
+// date, in no other round, seated as a round is. Payments are facts the
+// document reports (which transfer was paid, when, with which key); every
+// settlement version after them must account for them. The change feed is checked for its order,
 // its kinds, the shape of each kind's data and what it names. What fails
 // is refused, naming the line, hand or session, and nothing is stored.
 //
@@ -59,6 +62,8 @@ const Format = "stichbuch-export/2"
 //	  session                                   its sessions by id, each followed by
 //	    hand, revision …                        its hands by number, each followed by its revisions
 //	    settlement, transfer …                  its settlement versions, each followed by its transfers
+//	tournament                                  by id, each followed by
+//	  tournament_round …                        its rounds by number
 //	kitty_booking …                             by id
 //	change …                                    by seq
 //	end                                         the number of records before it
@@ -67,19 +72,21 @@ const Format = "stichbuch-export/2"
 // as its recorder. Every list is ordered and every time is in UTC, so two
 // exports of the same ledger are byte for byte the same.
 type Record struct {
-	Format       string        `json:"format,omitempty"`
-	Club         *Club         `json:"club,omitempty"`
-	Key          *Key          `json:"api_key,omitempty"`
-	Player       *Player       `json:"player,omitempty"`
-	Table        *Table        `json:"table,omitempty"`
-	Session      *Session      `json:"session,omitempty"`
-	Hand         *Hand         `json:"hand,omitempty"`
-	Revision     *Revision     `json:"revision,omitempty"`
-	Settlement   *Settlement   `json:"settlement,omitempty"`
-	Transfer     *Transfer     `json:"transfer,omitempty"`
-	KittyBooking *KittyBooking `json:"kitty_booking,omitempty"`
-	Change       *Change       `json:"change,omitempty"`
-	End          *End          `json:"end,omitempty"`
+	Format       string           `json:"format,omitempty"`
+	Club         *Club            `json:"club,omitempty"`
+	Key          *Key             `json:"api_key,omitempty"`
+	Player       *Player          `json:"player,omitempty"`
+	Table        *Table           `json:"table,omitempty"`
+	Session      *Session         `json:"session,omitempty"`
+	Hand         *Hand            `json:"hand,omitempty"`
+	Revision     *Revision        `json:"revision,omitempty"`
+	Settlement   *Settlement      `json:"settlement,omitempty"`
+	Transfer     *Transfer        `json:"transfer,omitempty"`
+	Tournament   *Tournament      `json:"tournament,omitempty"`
+	Round        *TournamentRound `json:"tournament_round,omitempty"`
+	KittyBooking *KittyBooking    `json:"kitty_booking,omitempty"`
+	Change       *Change          `json:"change,omitempty"`
+	End          *End             `json:"end,omitempty"`
 }
 
 // Club is the club of a document.
@@ -235,5 +242,6 @@ type Summary struct {
 	Hands         int
 	Revisions     int
 	Settlements   int
+	Tournaments   int
 	KittyBookings int
 }

@@ -36,6 +36,10 @@ type ExportTx interface {
 	// Transfers are ordered as their settlements, then by id, each with
 	// its payment.
 	Transfers(ctx context.Context) (Cursor[Transfer], error)
+	// Tournaments are ordered by id.
+	Tournaments(ctx context.Context) (Cursor[Tournament], error)
+	// TournamentRounds are ordered by tournament and number.
+	TournamentRounds(ctx context.Context) (Cursor[TournamentRound], error)
 	KittyBookings(ctx context.Context) (Cursor[KittyBooking], error)
 	// Changes are ordered by seq.
 	Changes(ctx context.Context) (Cursor[Change], error)
@@ -94,7 +98,7 @@ func (x *exporter) run(ctx context.Context) error {
 	for _, k := range keys {
 		x.keys[k.ID] = k
 	}
-	for _, step := range []func(context.Context) error{x.players, x.tables, x.kittyBookings, x.changes} {
+	for _, step := range []func(context.Context) error{x.players, x.tables, x.tournaments, x.kittyBookings, x.changes} {
 		if err := step(ctx); err != nil {
 			return err
 		}
@@ -212,6 +216,31 @@ func (x *exporter) hand(ctx context.Context, h Hand) error {
 		}
 		return x.w.Write(Record{Revision: &r})
 	})
+}
+
+// tournaments writes each tournament followed by its rounds: two cursors
+// read in step.
+func (x *exporter) tournaments(ctx context.Context) error {
+	rounds, err := peek(ctx, x.tx.TournamentRounds)
+	if err != nil {
+		return err
+	}
+	err = each(ctx, x.tx.Tournaments, func(t Tournament) error {
+		x.summary.Tournaments++
+		if err := x.w.Write(Record{Tournament: &t}); err != nil {
+			return err
+		}
+		return rounds.while(ctx, func(r TournamentRound) bool { return r.TournamentID == t.ID }, func(r TournamentRound) error {
+			return x.w.Write(Record{Round: &r})
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if done, err := rounds.done(ctx); err != nil || !done {
+		return fmt.Errorf("a tournament round is out of its tournament's order (%v); run stichbuch verify", err)
+	}
+	return nil
 }
 
 func (x *exporter) kittyBookings(ctx context.Context) error {

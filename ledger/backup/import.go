@@ -52,6 +52,8 @@ type Batch struct {
 	Sessions      []Session
 	Hands         []HandRow
 	Settlements   []SettlementRow
+	Tournaments   []Tournament
+	Rounds        []RoundRow
 	KittyBookings []KittyBooking
 	Changes       []Change
 	rows          int
@@ -144,8 +146,8 @@ func Import(ctx context.Context, store ImportStore, r io.Reader) (Imported, erro
 				present.Clubs, present.FirstID, quoteLiteral(present.FirstName))
 		}
 		im := &importer{tx: tx, now: time.Now().UTC().Truncate(time.Microsecond), keys: map[int64]bool{},
-			players: map[int64]string{}, playerNames: map[string]bool{}, tables: map[int64]int{},
-			tableNames: map[string]bool{}, sessions: map[int64]int64{}}
+			players: map[int64]string{}, playerNames: map[string]bool{}, tables: map[int64]tableRef{},
+			tableNames: map[string]bool{}, sessions: map[int64]sessionRef{}, tournaments: map[int64]*tournamentRun{}}
 		if err := im.read(ctx, NewReader(r)); err != nil {
 			return err
 		}

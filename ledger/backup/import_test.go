@@ -368,6 +368,12 @@ func (f *fakeExport) Settlements(context.Context) (backup.Cursor[backup.Settleme
 func (f *fakeExport) Transfers(context.Context) (backup.Cursor[backup.Transfer], error) {
 	return cursor(f, func(r backup.Record) *backup.Transfer { return r.Transfer })
 }
+func (f *fakeExport) Tournaments(context.Context) (backup.Cursor[backup.Tournament], error) {
+	return cursor(f, func(r backup.Record) *backup.Tournament { return r.Tournament })
+}
+func (f *fakeExport) TournamentRounds(context.Context) (backup.Cursor[backup.TournamentRound], error) {
+	return cursor(f, func(r backup.Record) *backup.TournamentRound { return r.Round })
+}
 func (f *fakeExport) KittyBookings(context.Context) (backup.Cursor[backup.KittyBooking], error) {
 	return cursor(f, func(r backup.Record) *backup.KittyBooking { return r.KittyBooking })
 }

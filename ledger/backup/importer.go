@@ -8,8 +8,9 @@ import (
 )
 
 // importer takes a document's records in order. It remembers what later
-// records may name (keys, players, tables, sessions: a club has few of
-// each), and otherwise only the table, the session and the hand it is in:
+// records may name (keys, players, tables, sessions, tournaments: a club
+// has few of each), and otherwise only the table, the session and the
+// hand it is in:
 // a hand is checked when its revisions are complete, a session's money
 // when its settlement versions are, a table's count and state when its
 // last session is done.
@@ -23,14 +24,16 @@ type importer struct {
 	keys        map[int64]bool
 	players     map[int64]string // by id, the names
 	playerNames map[string]bool
-	tables      map[int64]int // by id, the hand counts
+	tables      map[int64]tableRef
 	tableNames  map[string]bool
-	sessions    map[int64]int64 // by id, the table
+	sessions    map[int64]sessionRef
+	tournaments map[int64]*tournamentRun
 	lastChange  int64
 
-	table   *tableRun
-	session *sessionRun
-	hand    *handRun
+	table      *tableRun
+	session    *sessionRun
+	hand       *handRun
+	tournament *tournamentRun
 
 	batch   Batch
 	summary Summary
@@ -44,11 +47,30 @@ const (
 	stageClub stage = iota
 	stagePlayers
 	stageTables
+	stageTournaments
 	stageKitty
 	stageChanges
 )
 
-var stageNames = [...]string{"club", "players", "tables", "kitty bookings", "changes"}
+var stageNames = [...]string{"club", "players", "tables", "tournaments", "kitty bookings", "changes"}
+
+// tableRef is what later records need of a table: its name, game and rule
+// set (a tournament plays at tables of the TSR), and its hand count.
+type tableRef struct {
+	t     ledger.Table
+	hands int
+}
+
+// sessionRef is what later records need of a session: its table, date,
+// seating, whether it is closed, and the tournament round it is, if any.
+type sessionRef struct {
+	table      int64
+	date       string
+	seating    []int64
+	closed     bool
+	tournament int64
+	round      int
+}
 
 // take checks one record and queues it for the store.
 func (im *importer) take(rec Record) error {
@@ -78,6 +100,10 @@ func (im *importer) take(rec Record) error {
 		return im.takeSettlement(*rec.Settlement)
 	case rec.Transfer != nil:
 		return im.takeTransfer(*rec.Transfer)
+	case rec.Tournament != nil:
+		return im.enter(stageTournaments, func() error { return im.takeTournament(*rec.Tournament) })
+	case rec.Round != nil:
+		return im.takeRound(*rec.Round)
 	case rec.KittyBooking != nil:
 		return im.enter(stageKitty, func() error { return im.takeKittyBooking(*rec.KittyBooking) })
 	case rec.Change != nil:
@@ -90,7 +116,7 @@ func (im *importer) take(rec Record) error {
 // leaves them, and takes the record there.
 func (im *importer) enter(s stage, take func() error) error {
 	if s < im.stage {
-		return im.invalid("document", "a line of the %s after the %s: the sections come in the order club, players, tables, kitty bookings, changes",
+		return im.invalid("document", "a line of the %s after the %s: the sections come in the order club, players, tables, tournaments, kitty bookings, changes",
 			stageNames[s], stageNames[im.stage])
 	}
 	if s > stageTables && im.stage <= stageTables {
@@ -157,7 +183,7 @@ func (im *importer) closeTable() error {
 	if t.Hands != tr.hands {
 		return ledger.Errorf(ledger.EINVALID, "table %d %q says %d hands, the document holds %d", t.ID, t.Name, t.Hands, tr.hands)
 	}
-	if !ledger.SameJSON(t.State, tr.state) {
+	if !ledger.SameState(t.State, tr.state) {
 		return ledger.Errorf(ledger.EINVALID, "table %d %q: its state %s is not the state after its last hand %s", t.ID, t.Name, shortJSON(t.State), shortJSON(tr.state))
 	}
 	return nil

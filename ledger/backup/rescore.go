@@ -75,9 +75,11 @@ func (hr *handRun) stored() []stored {
 //     hand before it that was current then, so it must re-score from the
 //     state after one of that hand's versions.
 //
-// Only points and state are compared: a breakdown line or an event text
-// worded differently by a newer engine does not refuse a ledger whose
-// numbers still follow. The money is computed from the re-scored results,
+// Only points and state are compared, and states but for their summaries
+// (ledger.SameState): a title, a breakdown line, an event text or a
+// state's summary worded differently by a newer engine (one that names
+// players by reference where an older one wrote "Spieler 3") does not
+// refuse a ledger whose numbers still follow. The money is computed from the re-scored results,
 // never from the stored ones.
 func (tr *tableRun) rescore(hr *handRun, s Session) (handVersions, error) {
 	h := hr.h
@@ -148,7 +150,7 @@ func (tr *tableRun) rescoreVersion(h Hand, s Session, v stored, state json.RawMe
 		if !samePlayerPoints(points, res.Points) {
 			return score.Result{}, fmt.Errorf("it is void, yet scores %s", playerPointsText(points))
 		}
-		if !ledger.SameJSON(v.stateAfter, state) {
+		if !ledger.SameState(v.stateAfter, state) {
 			return score.Result{}, fmt.Errorf("it is void, yet the state after it %s is not the state before it %s", shortJSON(v.stateAfter), shortJSON(state))
 		}
 		return res, nil
@@ -161,7 +163,7 @@ func (tr *tableRun) rescoreVersion(h Hand, s Session, v stored, state json.RawMe
 	if !samePlayerPoints(points, res.Points) {
 		return score.Result{}, fmt.Errorf("the stored points %s differ from the re-scored points %s", playerPointsText(points), playerPointsText(res.Points))
 	}
-	if !ledger.SameJSON(v.stateAfter, res.State) {
+	if !ledger.SameState(v.stateAfter, res.State) {
 		return score.Result{}, fmt.Errorf("the stored state after the hand differs from the re-scored state: stored %s, re-scored %s", shortJSON(v.stateAfter), shortJSON(res.State))
 	}
 	return res, nil

@@ -181,8 +181,8 @@ func (rec Record) kinds() int {
 		n++
 	}
 	for _, set := range []bool{rec.Club != nil, rec.Key != nil, rec.Player != nil, rec.Table != nil, rec.Session != nil,
-		rec.Hand != nil, rec.Revision != nil, rec.Settlement != nil, rec.Transfer != nil, rec.KittyBooking != nil,
-		rec.Change != nil, rec.End != nil} {
+		rec.Hand != nil, rec.Revision != nil, rec.Settlement != nil, rec.Transfer != nil, rec.Tournament != nil,
+		rec.Round != nil, rec.KittyBooking != nil, rec.Change != nil, rec.End != nil} {
 		if set {
 			n++
 		}

@@ -66,6 +66,19 @@ func (s *Store) ListKeys(_ context.Context, clubID int64) ([]ledger.APIKey, erro
 	})
 }
 
+// LockKeys returns the club's keys, oldest first; the store's lock already
+// serializes every transaction.
+func (t *tx) LockKeys(context.Context) ([]ledger.APIKey, error) {
+	var out []ledger.APIKey
+	for _, k := range t.d.keys {
+		if k.ClubID == t.club {
+			out = append(out, k.APIKey)
+		}
+	}
+	slices.SortFunc(out, func(a, b ledger.APIKey) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
 // InsertKey stores a new key of the club.
 func (t *tx) InsertKey(_ context.Context, nk ledger.NewKey) (ledger.APIKey, error) {
 	k := ledger.APIKey{ClubID: t.club, ID: t.next(), Role: nk.Role, Label: nk.Label, CreatedAt: t.now}
@@ -101,9 +114,18 @@ func (s *Store) ListPlayers(_ context.Context, clubID int64) ([]ledger.Player, e
 }
 
 // FindPlayer returns a player of the club.
+func (s *Store) FindPlayer(_ context.Context, clubID, id int64) (ledger.Player, error) {
+	return read(s, func(d *data) (ledger.Player, error) { return d.player(clubID, id) })
+}
+
+// FindPlayer returns a player of the club.
 func (t *tx) FindPlayer(_ context.Context, id int64) (ledger.Player, error) {
-	p, ok := t.d.players[id]
-	if !ok || p.club != t.club {
+	return t.d.player(t.club, id)
+}
+
+func (d *data) player(clubID, id int64) (ledger.Player, error) {
+	p, ok := d.players[id]
+	if !ok || p.club != clubID {
 		return ledger.Player{}, notFound("player %d", id)
 	}
 	return p.Player, nil
@@ -166,7 +188,7 @@ func (t *tx) RecordChange(_ context.Context, nc ledger.NewChange) error {
 		return err
 	}
 	ch := ledger.Change{Seq: c.changeSeq, Kind: nc.Kind, TableID: nc.TableID, SessionID: nc.SessionID, Number: nc.Number, Data: data, CreatedAt: t.now}
-	put(t, t.d.changes, t.club, append(slices.Clip(t.d.changes[t.club]), ch))
+	appendTo(t, t.d.changes, t.club, ch)
 	return nil
 }
 

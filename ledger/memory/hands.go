@@ -58,18 +58,57 @@ func (s *Store) HandRevisions(_ context.Context, clubID, tableID int64, n int) (
 	})
 }
 
-// HandCount reads how many hands a table has and whether a key is stored.
-func (s *Store) HandCount(_ context.Context, clubID, tableID int64, key string) (int, bool, error) {
-	type count struct {
-		hands int
-		known bool
-	}
-	c, err := read(s, func(d *data) (count, error) {
-		tb, err := d.table(clubID, tableID)
-		_, known := d.idempotency[idemKey{clubID, key}]
-		return count{tb.Hands, known}, err
+// HandSnapshot reads the table, the session and the key.
+func (s *Store) HandSnapshot(_ context.Context, clubID, tableID, sessionID int64, key string) (ledger.HandSnapshot, error) {
+	return read(s, func(d *data) (ledger.HandSnapshot, error) {
+		var snap ledger.HandSnapshot
+		var err error
+		if snap.Table, err = d.table(clubID, tableID); err != nil {
+			return snap, err
+		}
+		sess, err := d.session(clubID, sessionID)
+		snap.Session, snap.SessionFound = sess, err == nil
+		snap.Names = ledger.Names{}
+		for _, id := range sess.Seating {
+			snap.Names[id] = d.players[id].Name
+		}
+		snap.Claim = d.idempotency[idemKey{clubID, key}]
+		return snap, nil
 	})
-	return c.hands, c.known, err
+}
+
+// HandByID reads a hand of the club by its id.
+func (s *Store) HandByID(_ context.Context, clubID, id int64) (ledger.Hand, error) {
+	return read(s, func(d *data) (ledger.Hand, error) {
+		h, ok := d.hands[id]
+		if !ok || h.club != clubID {
+			return ledger.Hand{}, notFound("hand %d", id)
+		}
+		return h.Hand, nil
+	})
+}
+
+// AppendHand stores a new hand if the table is still at the version read.
+func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
+	var h ledger.Hand
+	err := s.InTx(ctx, clubID, func(ltx ledger.Tx) error {
+		t := ltx.(*tx)
+		tb, err := t.d.table(clubID, r.Table.ID)
+		if err != nil {
+			return err
+		}
+		if tb.Version != r.Table.Version {
+			return ledger.ErrStale
+		}
+		if r.Idempotency != nil {
+			if _, taken := t.d.idempotency[idemKey{clubID, r.Idempotency.Key}]; taken {
+				return ledger.ErrStale
+			}
+		}
+		h, err = t.appendHand(ctx, r)
+		return err
+	})
+	return h, err
 }
 
 // Hand reads a hand of the club by its id.
@@ -81,8 +120,8 @@ func (t *tx) Hand(_ context.Context, id int64) (ledger.Hand, error) {
 	return h.Hand, nil
 }
 
-// AppendHand stores a new hand with everything that goes with it.
-func (t *tx) AppendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, error) {
+// appendHand stores a new hand with everything that goes with it.
+func (t *tx) appendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, error) {
 	if _, taken := t.d.handNumbers[tableNumber{r.Table.ID, r.Number}]; taken {
 		return ledger.Hand{}, ledger.Errorf(ledger.ECONFLICT, "already exists (hands_club_id_table_id_number_key)")
 	}
@@ -96,7 +135,7 @@ func (t *tx) AppendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 		t.addTotal(t.d.sessTotals, h.SessionID, p, 1)
 	}
 	tb := t.d.tables[h.TableID]
-	tb.Hands, tb.State = h.Number, r.Result.State
+	tb.Hands, tb.State, tb.Version = h.Number, r.Result.State, tb.Version+1
 	put(t, t.d.tables, h.TableID, tb)
 	t.indexHand(h, r.Session, r.Stats)
 	if r.Idempotency != nil {
@@ -127,7 +166,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 	rev := ledger.Revision{Revision: r.Revision, Facts: r.Facts, Result: r.Result, Void: r.Void, Reason: r.Reason,
 		CausedBy: r.CausedBy, RecordedBy: r.RecordedBy, RecordedAt: t.now}
 	h.revisions = append(slices.Clip(h.revisions), rev)
-	h.Facts, h.Result, h.Revision, h.Void = r.Facts, r.Result, r.Revision, r.Void
+	h.Facts, h.Result, h.Revision, h.Void, h.Reason = r.Facts, r.Result, r.Revision, r.Void, r.Reason
 	put(t, t.d.hands, h.ID, h)
 	for _, p := range r.Diffs {
 		t.addTotal(t.d.tableTotals, h.TableID, p, 0)

@@ -45,14 +45,12 @@ func (t *tx) SettlementVersion(_ context.Context, sessionID int64) (int, error) 
 }
 
 func (d *data) latestSettlement(clubID, sessionID int64) (settlementRow, bool) {
-	var latest settlementRow
-	found := false
-	for _, st := range d.settlements {
-		if st.club == clubID && st.SessionID == sessionID && (!found || st.Version > latest.Version) {
-			latest, found = st, true
-		}
+	ids := d.versions[sessionID]
+	if len(ids) == 0 {
+		return settlementRow{}, false
 	}
-	return latest, found
+	st := d.settlements[ids[len(ids)-1]]
+	return st, st.club == clubID
 }
 
 // StoreSettlement stores a settlement version with its transfers, money
@@ -64,6 +62,7 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 	created := t.now
 	row.CreatedAt = &created
 	put(t, t.d.settlements, row.id, row)
+	appendTo(t, t.d.versions, st.SessionID, row.id)
 	put(t, t.d.statMoney, st.SessionID, st)
 	for _, tr := range st.Transfers {
 		tr.ID = t.next()

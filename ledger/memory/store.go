@@ -29,7 +29,7 @@ func New() *Store {
 
 // Ports returns the store as every port of the ledger.
 func (s *Store) Ports() ledger.Ports {
-	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Health: s, Writer: s}
+	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Tournaments: s, Health: s, Writer: s}
 }
 
 // Service returns the ledger's use-cases on this store.
@@ -95,6 +95,20 @@ func del[K comparable, V any](t *tx, m map[K]V, k K) {
 	delete(m, k)
 }
 
+// appendTo appends v to the list m[k] in the transaction. Undoing it
+// shortens the list again; what was appended beyond is never read.
+func appendTo[K comparable, V any](t *tx, m map[K][]V, k K, v V) {
+	old, had := m[k]
+	t.undo = append(t.undo, func() {
+		if had {
+			m[k] = old
+		} else {
+			delete(m, k)
+		}
+	})
+	m[k] = append(old, v)
+}
+
 // next is the next id of the one sequence.
 func (t *tx) next() int64 {
 	t.undo = append(t.undo, func() { t.d.seq-- })
@@ -118,6 +132,7 @@ type data struct {
 	tableTotals map[totalKey]total
 	sessTotals  map[totalKey]total
 	settlements map[int64]settlementRow
+	versions    map[int64][]int64 // settlement ids by session, oldest first
 	transfers   map[int64]transferRow
 	payments    map[int64]time.Time // paid_at by transfer
 	kitty       map[int64]kittyRow
@@ -127,6 +142,7 @@ type data struct {
 	statOpen    map[int64]bool             // sessions read live
 	rollups     map[int64]ledger.Rollup    // by session
 	statMoney   map[int64]ledger.Settlement
+	tournaments map[int64]tournamentRow
 }
 
 func newData() data {
@@ -134,10 +150,10 @@ func newData() data {
 		clubs: map[int64]clubRow{}, keys: map[int64]keyRow{}, players: map[int64]playerRow{},
 		tables: map[int64]tableRow{}, sessions: map[int64]sessionRow{}, hands: map[int64]handRow{},
 		handNumbers: map[tableNumber]int64{}, tableTotals: map[totalKey]total{}, sessTotals: map[totalKey]total{},
-		settlements: map[int64]settlementRow{}, transfers: map[int64]transferRow{}, payments: map[int64]time.Time{},
+		settlements: map[int64]settlementRow{}, versions: map[int64][]int64{}, transfers: map[int64]transferRow{}, payments: map[int64]time.Time{},
 		kitty: map[int64]kittyRow{}, changes: map[int64][]ledger.Change{}, idempotency: map[idemKey]ledger.Claimed{},
 		statRows: map[int64][]ledger.StatRow{}, statOpen: map[int64]bool{}, rollups: map[int64]ledger.Rollup{},
-		statMoney: map[int64]ledger.Settlement{},
+		statMoney: map[int64]ledger.Settlement{}, tournaments: map[int64]tournamentRow{},
 	}
 }
 

@@ -17,9 +17,16 @@ func (s *Store) FindTable(_ context.Context, clubID, id int64) (ledger.Table, er
 // Table reads a table of the club.
 func (t *tx) Table(_ context.Context, id int64) (ledger.Table, error) { return t.d.table(t.club, id) }
 
-// LockTable reads a table; the store's lock already serializes writers.
+// LockTable reads a table and bumps its version; the store's lock already
+// serializes writers.
 func (t *tx) LockTable(_ context.Context, id int64) (ledger.Table, error) {
-	return t.d.table(t.club, id)
+	tb, err := t.d.table(t.club, id)
+	if err != nil {
+		return tb, err
+	}
+	tb.Version++
+	put(t, t.d.tables, id, tableRow{club: t.club, Table: tb})
+	return tb, nil
 }
 
 func (d *data) table(clubID, id int64) (ledger.Table, error) {
@@ -113,10 +120,18 @@ func (d *data) session(clubID, id int64) (ledger.Session, error) {
 	return s.Session, nil
 }
 
-// ListSessions returns a table's sessions, newest first.
-func (s *Store) ListSessions(_ context.Context, clubID, tableID int64) ([]ledger.Session, error) {
+// ListSessions returns the club's sessions in the filter, oldest first.
+func (s *Store) ListSessions(_ context.Context, clubID int64, f ledger.SessionFilter) ([]ledger.Session, error) {
 	return read(s, func(d *data) ([]ledger.Session, error) {
-		return d.sessionsWhere(clubID, func(x ledger.Session) bool { return x.TableID == tableID }, -1), nil
+		list := d.sessionsWhere(clubID, func(x ledger.Session) bool {
+			return x.ID > f.Page.After && (f.TableID == 0 || x.TableID == f.TableID) &&
+				(f.From == "" || x.Date >= f.From) && (f.To == "" || x.Date <= f.To) &&
+				(f.Open == nil || x.Open() == *f.Open)
+		}, 1)
+		if f.Page.Limit > 0 && len(list) > f.Page.Limit {
+			list = list[:f.Page.Limit]
+		}
+		return list, nil
 	})
 }
 
@@ -138,16 +153,6 @@ func (d *data) sessionsWhere(clubID int64, match func(ledger.Session) bool, orde
 	}
 	slices.SortFunc(out, func(a, b ledger.Session) int { return order * cmp.Compare(a.ID, b.ID) })
 	return out
-}
-
-// LockTableAndSession reads a table and a session.
-func (t *tx) LockTableAndSession(_ context.Context, tableID, sessionID int64) (ledger.Table, ledger.Session, bool, error) {
-	tb, err := t.d.table(t.club, tableID)
-	if err != nil {
-		return tb, ledger.Session{}, false, err
-	}
-	s, err := t.d.session(t.club, sessionID)
-	return tb, s, err == nil, nil
 }
 
 // OpenSessionOf returns the id of the table's open session, 0 if none.

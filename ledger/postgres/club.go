@@ -67,6 +67,19 @@ func (s *Store) ListKeys(ctx context.Context, clubID int64) ([]ledger.APIKey, er
 	return keys, mapError(err)
 }
 
+// LockKeys returns the club's keys and locks their rows until the
+// transaction ends.
+func (t *tx) LockKeys(ctx context.Context) ([]ledger.APIKey, error) {
+	rows, err := t.Query(ctx, selectKey+` WHERE club_id = $1 ORDER BY key_id FOR UPDATE`, t.club)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.APIKey, error) {
+		var k ledger.APIKey
+		return k, scanKey(r, &k)
+	})
+}
+
 // InsertKey stores a new key of the club.
 func (t *tx) InsertKey(ctx context.Context, nk ledger.NewKey) (ledger.APIKey, error) {
 	k := ledger.APIKey{ClubID: t.club, Role: nk.Role, Label: nk.Label}

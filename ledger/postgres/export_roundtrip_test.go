@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -340,6 +341,13 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
 		t.Fatalf("verify after import: %v", err)
 	}
+	// A restored table's compare-and-set version starts again at 0, as a
+	// new table's does (see TestExportCoversTheSchema).
+	var counted int
+	must(t, pool.QueryRow(ctx, `SELECT count(*) FROM tables WHERE version <> 0`).Scan(&counted))
+	if counted != 0 {
+		t.Errorf("%d restored tables have a version other than 0", counted)
+	}
 	// The derived tables are rebuilt as the write path left them. (The
 	// statistics of the tables with corrections are left out: the write
 	// path does not re-index a corrected hand's statistics while this is
@@ -521,9 +529,16 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"stat_counters":  "club_id session_id player_id key table_id game date count",
 		"stat_pairs":     "club_id session_id player_id other_id table_id game date hands partner_hands partner_won partner_lost against_hands won_against lost_against num den other_num other_den",
 		"stat_money":     "club_id session_id player_id table_id game date version points_cents payout_cents net_cents",
+		// Restarted on import: a table's version is the compare-and-set
+		// counter of the hand write path, compared only within one request
+		// (read, score, write). No answer and no document carries it, so
+		// nothing outside the server holds a version of the old database;
+		// a restored table starts again at 0, as a new one does.
+		"tables ": "version",
 		// Left out on purpose.
 		"idempotency_keys": "club_id key request_hash kind ref_id created_at",
 	}
+	maps.Copy(covered, tournamentColumns)
 	known := map[string]bool{}
 	for table, cols := range covered {
 		for _, c := range strings.Fields(cols) {
@@ -542,7 +557,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 		var col string
 		must(t, rows.Scan(&col))
 		if !known[col] {
-			t.Errorf("the export does not know the column %s: carry it in backup.Document (and the store's ReadDocument and ImportTx) or rebuild it on import", col)
+			t.Errorf("the export does not know the column %s: carry it in a backup.Record (and the store's ExportTx and ImportTx) or rebuild it on import", col)
 		}
 	}
 	must(t, rows.Err())

@@ -25,35 +25,96 @@ type storedResult struct {
 	Players []int64              `json:"players,omitempty"`
 }
 
-// AppendHand stores a new hand in two round trips: the hand with its
-// entries, the running totals and the table's state and hand count; then
-// its statistics rows, its Idempotency-Key and its change (last, so the
-// club's change counter is held only through the commit).
-func (t *tx) AppendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, error) {
-	h, err := t.insertHand(ctx, r)
-	if err != nil {
-		return h, err
-	}
+// HandSnapshot reads the table, the session and the Idempotency-Key in one
+// round trip, without a lock.
+func (s *Store) HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (ledger.HandSnapshot, error) {
+	var snap ledger.HandSnapshot
+	var tableErr, sessErr error
 	b := &pgx.Batch{}
-	queueStatHands(b, t.club, h, r.Session.Date, r.Stats)
-	queueRemember(b, t.club, r.Idempotency, ledger.KindHand, h.ID)
-	queueChange(b, t.club, r.Change)
-	return h, send(ctx, t, b)
+	b.Queue(selectTable+` WHERE club_id = $1 AND table_id = $2`, clubID, tableID).QueryRow(func(row pgx.Row) error {
+		if tableErr = scanTable(row, &snap.Table); tableErr == pgx.ErrNoRows {
+			return nil
+		}
+		return tableErr
+	})
+	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, clubID, sessionID).QueryRow(func(row pgx.Row) error {
+		if sessErr = scanSession(row, &snap.Session); sessErr == pgx.ErrNoRows {
+			return nil
+		}
+		return sessErr
+	})
+	snap.Names = ledger.Names{}
+	b.Queue(`
+		SELECT p.player_id, p.name FROM session_players sp JOIN players p USING (club_id, player_id)
+		WHERE sp.club_id = $1 AND sp.session_id = $2`, clubID, sessionID).Query(func(rows pgx.Rows) error {
+		var id int64
+		var name string
+		_, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error { snap.Names[id] = name; return nil })
+		return err
+	})
+	if key != "" {
+		b.Queue(`SELECT request_hash, kind, ref_id FROM idempotency_keys WHERE club_id = $1 AND key = $2`, clubID, key).
+			QueryRow(func(row pgx.Row) error { return scanClaim(row, &snap.Claim) })
+	}
+	if err := send(ctx, s.pool, b); err != nil {
+		return snap, mapError(err)
+	}
+	snap.SessionFound = sessErr == nil
+	return snap, notFound(tableErr, "table %d", tableID)
 }
 
-func (t *tx) insertHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, error) {
+// HandByID reads a hand of the club by its id.
+func (s *Store) HandByID(ctx context.Context, clubID, id int64) (ledger.Hand, error) {
+	h, err := findHand(ctx, s.pool, selectHand+` WHERE h.club_id = $1 AND h.hand_id = $2`, clubID, id)
+	return h, notFound(err, "hand %d", id)
+}
+
+// AppendHand stores a new hand in one round trip: one pipeline, which
+// PostgreSQL runs as one transaction (one Sync) and commits before it
+// answers. Its first statement is the compare-and-set on the table's
+// version, which also takes the table's row lock; if the table changed,
+// it fails and nothing after it runs. Then the hand with its entries, its
+// statistics rows and its Idempotency-Key; the running totals; the change
+// last, so the club's change counter is held only through the commit.
+func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
 	res := r.Result
 	stored, err := encodeResult(res)
 	if err != nil {
 		return ledger.Hand{}, err
 	}
-	players, nums, dens := pointColumns(res.Points)
 	h := ledger.Hand{TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game, Rules: r.Table.Rules,
 		Facts: r.Facts, Result: res, RecordedBy: r.RecordedBy, Revision: 1}
-
-	// One round trip for the whole hand.
+	players, nums, dens := pointColumns(res.Points)
 	b := &pgx.Batch{}
 	b.Queue(`
+		WITH t AS (
+			UPDATE tables SET hands = $3, state = $4, version = version + 1
+			WHERE club_id = $1 AND table_id = $2 AND version = $5
+			RETURNING 1
+		)
+		SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table')`,
+		clubID, h.TableID, h.Number, res.State, r.Table.Version)
+	queueInsertHand(b, clubID, r, stored).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID, &h.RecordedAt) })
+	queueTotals(b, clubID, h, players, nums, dens)
+	queueChange(b, clubID, r.Change)
+	err = send(ctx, s.pool, b)
+	if isStale(err) {
+		return ledger.Hand{}, ledger.ErrStale
+	}
+	return h, mapError(err)
+}
+
+// queueInsertHand queues one statement: the hand, its entries, its
+// statistics rows (and its open session's stat_open row) and its
+// Idempotency-Key, all from the hand's new id.
+func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []byte) *pgx.QueuedQuery {
+	st := statColumnsOf(r.Stats)
+	players, nums, dens := pointColumns(r.Result.Points)
+	key, hash := "", []byte(nil)
+	if r.Idempotency != nil {
+		key, hash = r.Idempotency.Key, r.Idempotency.Hash
+	}
+	return b.Queue(`
 		WITH h AS (
 			INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -62,10 +123,35 @@ func (t *tx) insertHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
 			SELECT $1, h.hand_id, $2, $3, e.player, e.num, e.den
 			FROM h, unnest($11::bigint[], $12::bigint[], $13::bigint[]) AS e(player, num, den)
+		), s AS (
+			INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
+			                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
+			SELECT $1, h.hand_id, r.player, $3, $2, $5, $14::date, $4, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
+			       coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
+			FROM h, unnest($15::bigint[], $16::bigint[], $17::bigint[], $18::smallint[], $19::boolean[], $20::boolean[], $21::smallint[])
+			     AS r(player, num, den, outcome, present, sat_out, party)
+			LEFT JOIN LATERAL (
+			    SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
+			    FROM unnest($22::bigint[], $23::text[], $24::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
+			    WHERE s.player = r.player) k ON true
+		), o AS (
+			INSERT INTO stat_open (club_id, session_id, table_id, game, date)
+			SELECT $1, $3, $2, $5, $14::date WHERE cardinality($15::bigint[]) > 0
+			ON CONFLICT DO NOTHING
+		), k AS (
+			INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
+			SELECT $1, $25, $26, $27, h.hand_id FROM h WHERE $25 <> ''
 		)
 		SELECT hand_id, recorded_at FROM h`,
-		t.club, h.TableID, h.SessionID, h.Number, h.Game, h.Rules, h.Facts, stored, res.State, h.RecordedBy, players, nums, dens).
-		QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID, &h.RecordedAt) })
+		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, r.Table.Rules, r.Facts, stored, r.Result.State, r.RecordedBy,
+		players, nums, dens, r.Session.Date,
+		st.players, st.nums, st.dens, st.outcomes, st.presents, st.satOuts, st.parties, st.keyPlayers, st.keys, st.counts,
+		key, hash, string(ledger.KindHand))
+}
+
+// queueTotals queues the moves of the table's and the session's running
+// totals by a new hand's points.
+func queueTotals(b *pgx.Batch, clubID int64, h ledger.Hand, players, nums, dens []int64) {
 	b.Queue(`
 		INSERT INTO table_totals AS t (club_id, table_id, player_id, num, den, hands)
 		SELECT $1, $2, e.player, e.num, e.den, 1
@@ -73,7 +159,7 @@ func (t *tx) insertHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 		ON CONFLICT (club_id, table_id, player_id) DO UPDATE
 		SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
 		    hands = t.hands + 1`,
-		t.club, h.TableID, players, nums, dens)
+		clubID, h.TableID, players, nums, dens)
 	b.Queue(`
 		INSERT INTO session_totals AS t (club_id, session_id, player_id, num, den, hands)
 		SELECT $1, $2, e.player, e.num, e.den, 1
@@ -81,10 +167,7 @@ func (t *tx) insertHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 		ON CONFLICT (club_id, session_id, player_id) DO UPDATE
 		SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
 		    hands = t.hands + 1`,
-		t.club, h.SessionID, players, nums, dens)
-	b.Queue(`UPDATE tables SET hands = $3, state = $4 WHERE club_id = $1 AND table_id = $2`,
-		t.club, h.TableID, h.Number, res.State)
-	return h, send(ctx, t, b)
+		clubID, h.SessionID, players, nums, dens)
 }
 
 // pointColumns splits players' points into the columns of entries.
@@ -94,17 +177,6 @@ func pointColumns(ps []score.PlayerPoints) (players, nums, dens []int64) {
 		players[i], nums[i], dens[i] = p.Player, p.Points.Num(), p.Points.Den()
 	}
 	return players, nums, dens
-}
-
-// HandCount reads how many hands a table has and whether an
-// Idempotency-Key is stored, in one round trip.
-func (s *Store) HandCount(ctx context.Context, clubID, tableID int64, key string) (int, bool, error) {
-	var hands int
-	var known bool
-	err := s.pool.QueryRow(ctx, `
-		SELECT t.hands, EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = $1 AND k.key = $3)
-		FROM tables t WHERE t.club_id = $1 AND t.table_id = $2`, clubID, tableID, key).Scan(&hands, &known)
-	return hands, known, notFound(err, "table %d", tableID)
 }
 
 // Hand reads a hand of the club by its id.
@@ -137,10 +209,10 @@ func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.P
 const selectHand = `
 	SELECT h.hand_id, h.table_id, h.session_id, h.number, h.game, h.rules,
 	       coalesce(r.facts, h.facts), coalesce(r.result, h.result), coalesce(r.state_after, h.state_after),
-	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false)
+	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, '')
 	FROM hands h
 	LEFT JOIN LATERAL (
-		SELECT facts, result, state_after, revision, void FROM hand_revisions r
+		SELECT facts, result, state_after, revision, void, reason FROM hand_revisions r
 		WHERE r.club_id = h.club_id AND r.hand_id = h.hand_id
 		ORDER BY r.revision DESC LIMIT 1) r ON true`
 
@@ -152,7 +224,7 @@ func scanHand(row pgx.Row) (ledger.Hand, error) {
 	var h ledger.Hand
 	var result []byte
 	err := row.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Game, &h.Rules, &h.Facts, &result, &h.Result.State,
-		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void)
+		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void, &h.Reason)
 	if err != nil {
 		return h, err
 	}
@@ -161,7 +233,21 @@ func scanHand(row pgx.Row) (ledger.Hand, error) {
 		return h, fmt.Errorf("hand %d: %w", h.ID, err)
 	}
 	h.Result.State = state
+	if h.Result.Dealer == 0 {
+		h.Result.Dealer = legacyDealer(h.Facts)
+	}
 	return h, nil
+}
+
+// legacyDealer reads the dealer of a hand stored before results named it
+// (engines have filled Result.Dealer since): from the facts, where the
+// client gave one; 0 where the server chose.
+func legacyDealer(facts json.RawMessage) int64 {
+	var f struct {
+		Dealer int64 `json:"dealer"`
+	}
+	_ = json.Unmarshal(facts, &f)
+	return f.Dealer
 }
 
 // encodeResult is the part of a result kept in a result column; the state

@@ -15,20 +15,24 @@ import (
 // what the request that held the key committed.
 func (t *tx) Claim(ctx context.Context, key string) (ledger.Claimed, error) {
 	var c ledger.Claimed
-	var kind string
 	b := &pgx.Batch{}
 	b.Queue(`SELECT pg_advisory_xact_lock(hashtextextended($1::bigint::text || ':' || $2, 0))`, t.club, key)
 	b.Queue(`
 		SELECT request_hash, kind, ref_id FROM idempotency_keys
-		WHERE club_id = $1 AND key = $2`, t.club, key).QueryRow(func(row pgx.Row) error {
-		err := row.Scan(&c.Hash, &kind, &c.Ref)
-		if err == pgx.ErrNoRows {
-			return nil
-		}
-		c.Found, c.Kind = err == nil, ledger.Kind(kind)
-		return err
-	})
+		WHERE club_id = $1 AND key = $2`, t.club, key).QueryRow(func(row pgx.Row) error { return scanClaim(row, &c) })
 	return c, send(ctx, t, b)
+}
+
+// scanClaim reads an idempotency_keys row (request_hash, kind, ref_id);
+// no row leaves c not found.
+func scanClaim(row pgx.Row, c *ledger.Claimed) error {
+	var kind string
+	err := row.Scan(&c.Hash, &kind, &c.Ref)
+	if err == pgx.ErrNoRows {
+		return nil
+	}
+	c.Found, c.Kind = err == nil, ledger.Kind(kind)
+	return err
 }
 
 // Remember stores the key with what its request created, in the same

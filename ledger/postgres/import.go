@@ -59,6 +59,7 @@ func (t *importTx) Write(ctx context.Context, b *backup.Batch) (backup.Hashes, e
 	queueTables(q, club, b)
 	hashes := queueHands(q, club, b.Hands)
 	queueMoney(q, club, b)
+	queueTournaments(q, club, b)
 	if err := send(ctx, t.Tx, q); err != nil {
 		return backup.Hashes{}, err
 	}
@@ -152,7 +153,7 @@ func (t *importTx) FirstBreach(ctx context.Context, zeroSumGames []string) (*bac
 var identityColumns = []struct{ table, column string }{
 	{"clubs", "club_id"}, {"api_keys", "key_id"}, {"players", "player_id"}, {"tables", "table_id"},
 	{"sessions", "session_id"}, {"hands", "hand_id"}, {"hand_revisions", "revision_id"}, {"settlements", "settlement_id"},
-	{"transfers", "transfer_id"}, {"kitty_bookings", "booking_id"},
+	{"transfers", "transfer_id"}, {"kitty_bookings", "booking_id"}, {"tournaments", "tournament_id"},
 }
 
 // queueMembers queues the inserts of a batch's keys and players.

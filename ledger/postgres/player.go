@@ -22,9 +22,18 @@ func (s *Store) ListPlayers(ctx context.Context, clubID int64) ([]ledger.Player,
 }
 
 // FindPlayer returns a player of the club.
+func (s *Store) FindPlayer(ctx context.Context, clubID, id int64) (ledger.Player, error) {
+	return findPlayer(ctx, s.pool, clubID, id)
+}
+
+// FindPlayer returns a player of the club.
 func (t *tx) FindPlayer(ctx context.Context, id int64) (ledger.Player, error) {
+	return findPlayer(ctx, t, t.club, id)
+}
+
+func findPlayer(ctx context.Context, q queryer, clubID, id int64) (ledger.Player, error) {
 	var p ledger.Player
-	err := scanPlayer(t.QueryRow(ctx, selectPlayer+` WHERE club_id = $1 AND player_id = $2`, t.club, id), &p)
+	err := scanPlayer(q.QueryRow(ctx, selectPlayer+` WHERE club_id = $1 AND player_id = $2`, clubID, id), &p)
 	return p, notFound(err, "player %d", id)
 }
 

@@ -19,9 +19,15 @@ func (t *tx) Session(ctx context.Context, id int64) (ledger.Session, error) {
 	return findSession(ctx, t, t.club, id)
 }
 
-// ListSessions returns a table's sessions, newest first.
-func (s *Store) ListSessions(ctx context.Context, clubID, tableID int64) ([]ledger.Session, error) {
-	return collectSessions(ctx, s.pool, selectSession+` WHERE s.club_id = $1 AND s.table_id = $2 ORDER BY s.session_id DESC`, clubID, tableID)
+// ListSessions returns the club's sessions in the filter, oldest first.
+func (s *Store) ListSessions(ctx context.Context, clubID int64, f ledger.SessionFilter) ([]ledger.Session, error) {
+	return collectSessions(ctx, s.pool, selectSession+`
+		WHERE s.club_id = $1 AND s.session_id > $2
+		  AND ($3 = 0 OR s.table_id = $3)
+		  AND ($4 = '' OR s.date >= $4::date) AND ($5 = '' OR s.date <= $5::date)
+		  AND ($6::boolean IS NULL OR (s.closed_at IS NULL) = $6)
+		ORDER BY s.session_id
+		LIMIT nullif($7, 0)`, clubID, f.Page.After, f.TableID, f.From, f.To, f.Open, f.Page.Limit)
 }
 
 // SessionsOn returns the club's sessions of a date, oldest first.
@@ -45,35 +51,6 @@ func collectSessions(ctx context.Context, q queryer, query string, args ...any) 
 func (s *Store) SessionStandings(ctx context.Context, clubID, id int64) ([]ledger.Standing, error) {
 	list, err := queryStandings(ctx, s.pool, clubID, id)
 	return list, mapError(err)
-}
-
-// LockTableAndSession locks a table, as LockTable, and reads a session in
-// the same round trip: the session's read starts only once the lock is
-// granted, so it sees a close committed by whoever held the lock.
-func (t *tx) LockTableAndSession(ctx context.Context, tableID, sessionID int64) (ledger.Table, ledger.Session, bool, error) {
-	var tb ledger.Table
-	var sess ledger.Session
-	var tableErr, sessErr error
-	b := &pgx.Batch{}
-	b.Queue(lockTableSQL, t.club, tableID).QueryRow(func(row pgx.Row) error {
-		if tableErr = scanTable(row, &tb); tableErr == pgx.ErrNoRows {
-			return nil
-		}
-		return tableErr
-	})
-	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, t.club, sessionID).QueryRow(func(row pgx.Row) error {
-		if sessErr = scanSession(row, &sess); sessErr == pgx.ErrNoRows {
-			return nil
-		}
-		return sessErr
-	})
-	if err := send(ctx, t, b); err != nil {
-		return tb, sess, false, err
-	}
-	if tableErr != nil {
-		return tb, sess, false, notFound(tableErr, "table %d", tableID)
-	}
-	return tb, sess, sessErr == nil, nil
 }
 
 // OpenSessionOf returns the id of the table's open session, 0 if none.

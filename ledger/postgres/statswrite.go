@@ -28,19 +28,7 @@ func queueStatHands(b *pgx.Batch, clubID int64, h ledger.Hand, date string, stat
 	if h.Void || len(stats) == 0 {
 		return live
 	}
-	n := len(stats)
-	players, nums, dens := make([]int64, n), make([]int64, n), make([]int64, n)
-	outcomes, parties := make([]int16, n), make([]int16, n)
-	presents, satOuts := make([]bool, n), make([]bool, n)
-	var ckPlayers, ckCounts []int64
-	var ckKeys []string
-	for i, hs := range stats {
-		players[i], nums[i], dens[i] = hs.Player, hs.Points.Num(), hs.Points.Den()
-		outcomes[i], parties[i], presents[i], satOuts[i] = hs.Outcome, hs.Party, hs.Present, hs.SatOut
-		for k, key := range hs.Keys {
-			ckPlayers, ckKeys, ckCounts = append(ckPlayers, hs.Player), append(ckKeys, key), append(ckCounts, hs.Counts[k])
-		}
-	}
+	c := statColumnsOf(stats)
 	b.Queue(`
 		INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
 		                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
@@ -53,7 +41,7 @@ func queueStatHands(b *pgx.Batch, clubID int64, h ledger.Hand, date string, stat
 		    FROM unnest($15::bigint[], $16::text[], $17::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
 		    WHERE s.player = r.player) k ON true`,
 		clubID, h.ID, h.SessionID, h.TableID, h.Game, date, h.Number,
-		players, nums, dens, outcomes, presents, satOuts, parties, ckPlayers, ckKeys, ckCounts)
+		c.players, c.nums, c.dens, c.outcomes, c.presents, c.satOuts, c.parties, c.keyPlayers, c.keys, c.counts)
 	b.Queue(`
 		WITH s AS (
 		    SELECT closed_at IS NULL AS open FROM sessions WHERE club_id = $1 AND session_id = $2
@@ -66,6 +54,30 @@ func queueStatHands(b *pgx.Batch, clubID int64, h ledger.Hand, date string, stat
 		    OR EXISTS (SELECT 1 FROM stat_open WHERE club_id = $1 AND session_id = $2)`,
 		clubID, h.SessionID, h.TableID, h.Game, date).QueryRow(func(row pgx.Row) error { return row.Scan(live) })
 	return live
+}
+
+// statColumns are a hand's statistics rows as the columns of stat_hands,
+// with the counters flattened to (player, key, count).
+type statColumns struct {
+	players, nums, dens []int64
+	outcomes, parties   []int16
+	presents, satOuts   []bool
+	keyPlayers, counts  []int64
+	keys                []string
+}
+
+func statColumnsOf(stats []ledger.HandStat) statColumns {
+	n := len(stats)
+	c := statColumns{players: make([]int64, n), nums: make([]int64, n), dens: make([]int64, n),
+		outcomes: make([]int16, n), parties: make([]int16, n), presents: make([]bool, n), satOuts: make([]bool, n)}
+	for i, hs := range stats {
+		c.players[i], c.nums[i], c.dens[i] = hs.Player, hs.Points.Num(), hs.Points.Den()
+		c.outcomes[i], c.parties[i], c.presents[i], c.satOuts[i] = hs.Outcome, hs.Party, hs.Present, hs.SatOut
+		for k, key := range hs.Keys {
+			c.keyPlayers, c.keys, c.counts = append(c.keyPlayers, hs.Player), append(c.keys, key), append(c.counts, hs.Counts[k])
+		}
+	}
+	return c
 }
 
 // reindexHand replaces hand h's stat_hands rows with stats, in one round

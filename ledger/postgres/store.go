@@ -35,7 +35,7 @@ func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
 
 // Ports returns the store as every port of the ledger.
 func (s *Store) Ports() ledger.Ports {
-	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Health: s, Writer: s}
+	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Tournaments: s, Health: s, Writer: s}
 }
 
 // Service returns the ledger's use-cases on this store.
@@ -152,6 +152,18 @@ type batcher interface {
 type queryer interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// isStale reports whether a write lost a race it is to retry: a
+// compare-and-set that found its row changed (stichbuch_expect raises
+// serialization_failure), or an Idempotency-Key another request stored
+// meanwhile.
+func isStale(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	return pgErr.Code == "40001" || (pgErr.Code == "23505" && pgErr.ConstraintName == "idempotency_keys_pkey")
 }
 
 // mapError turns database failures into ledger errors; ledger errors pass.

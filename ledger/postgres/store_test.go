@@ -419,3 +419,93 @@ func TestEveryKeyCarriesClubID(t *testing.T) {
 	}
 	must(t, rows.Err())
 }
+
+// TestAHotTableStaysGapFree: sixteen phones race for every hand of one
+// table. Each hand is stored once, numbered without a gap; the losers get
+// 409 (or, having lost a compare-and-set, read again and then get it), and
+// nothing of a lost write is left: the ledger verifies.
+func TestAHotTableStaysGapFree(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	const phones, hands = 16, 30
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	stored := map[int]int{}
+	for p := range phones {
+		wg.Go(func() {
+			for n := 1; n <= hands; {
+				_, _, err := f.store.RecordHand(ctx, f.actor, ledger.NewHand{
+					TableID: f.table.ID, SessionID: f.session.ID, Number: n, Facts: f.exampleA(),
+				}, &ledger.Idempotency{Key: fmt.Sprintf("phone-%d-hand-%d", p, n), Hash: hash(fmt.Sprint(p, n))})
+				switch e := ledger.AsError(err); {
+				case err == nil:
+					mu.Lock()
+					stored[n]++
+					mu.Unlock()
+					n++
+				case e.Code == ledger.ECONFLICT:
+					n = e.Extra["next_number"].(int)
+				default:
+					t.Errorf("phone %d, hand %d: %v", p, n, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for n := 1; n <= hands; n++ {
+		if stored[n] != 1 {
+			t.Errorf("hand %d stored %d times", n, stored[n])
+		}
+	}
+	assertCount(t, f.pool, "hands", hands)
+	assertCount(t, f.pool, "entries", 4*hands)
+	assertCount(t, f.pool, "idempotency_keys", hands)
+	if err := verify(f); err != nil {
+		t.Errorf("verify after the race: %v", err)
+	}
+}
+
+// TestOneKeyForTwoTablesAtOnce: the same Idempotency-Key sent for hands of
+// two tables at once stores one hand; the other request is refused as a
+// reused key, whichever wins.
+func TestOneKeyForTwoTablesAtOnce(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	other, _, err := f.store.CreateTable(ctx, f.actor, ledger.NewTable{Name: "Freitag", Game: "schwarze_dame"}, nil)
+	must(t, err)
+	_, err = f.store.CloseSession(ctx, f.actor, f.session.ID)
+	must(t, err)
+	s1, _, err := f.store.OpenSession(ctx, f.actor, f.table.ID, "2026-11-20", f.players, nil)
+	must(t, err)
+	s2, _, err := f.store.OpenSession(ctx, f.actor, other.ID, "2026-11-20", f.players, nil)
+	must(t, err)
+	for round := range 5 {
+		key := fmt.Sprint("shared-", round)
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i, ts := range [][2]int64{{f.table.ID, s1.ID}, {other.ID, s2.ID}} {
+			wg.Go(func() {
+				_, _, errs[i] = f.store.RecordHand(ctx, f.actor, ledger.NewHand{TableID: ts[0], SessionID: ts[1], Number: round + 1, Facts: f.exampleA()},
+					&ledger.Idempotency{Key: key, Hash: hash(fmt.Sprint(ts[0]))})
+			})
+		}
+		wg.Wait()
+		codes := []string{ledger.ErrorCode(errs[0]), ledger.ErrorCode(errs[1])}
+		if !(codes[0] == "" && codes[1] == ledger.EIDEMPOTENCY) && !(codes[1] == "" && codes[0] == ledger.EIDEMPOTENCY) {
+			t.Fatalf("round %d: %v and %v, want one stored and one reused key", round, errs[0], errs[1])
+		}
+		// The losing table's next number stays where it was.
+		if errs[0] != nil {
+			_, _, err = f.record2(t, f.table.ID, s1.ID, round+1)
+		} else {
+			_, _, err = f.record2(t, other.ID, s2.ID, round+1)
+		}
+		must(t, err)
+	}
+}
+
+func (f fixture) record2(t *testing.T, table, session int64, number int) (ledger.Hand, bool, error) {
+	t.Helper()
+	return f.store.RecordHand(context.Background(), f.actor, ledger.NewHand{TableID: table, SessionID: session, Number: number, Facts: f.exampleA()}, nil)
+}

@@ -60,14 +60,14 @@ func (t *tx) InsertTable(ctx context.Context, nt ledger.NewTable, rules json.Raw
 	return tb, err
 }
 
-// lockTableSQL reads a table ($1 club, $2 table) and locks its row until
-// the transaction ends: every write of the table's hands takes it first.
-const lockTableSQL = selectTable + ` WHERE club_id = $1 AND table_id = $2 FOR UPDATE`
-
-// LockTable reads a table and locks its row until the transaction ends.
+// LockTable reads a table, locks its row until the transaction ends and
+// bumps its version (so a hand decided from an older read fails its
+// compare-and-set).
 func (t *tx) LockTable(ctx context.Context, id int64) (ledger.Table, error) {
 	var tb ledger.Table
-	err := scanTable(t.QueryRow(ctx, lockTableSQL, t.club, id), &tb)
+	err := scanTable(t.QueryRow(ctx, `
+		UPDATE tables SET version = version + 1 WHERE club_id = $1 AND table_id = $2
+		RETURNING `+tableColumns, t.club, id), &tb)
 	return tb, notFound(err, "table %d", id)
 }
 
@@ -112,14 +112,14 @@ func collectStandings(ctx context.Context, q queryer, query string, args ...any)
 	return list, err
 }
 
-const tableColumns = `table_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents, hands, state, created_at`
+const tableColumns = `table_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents, hands, state, created_at, version`
 
 const selectTable = `SELECT ` + tableColumns + ` FROM tables`
 
 func scanTable(row pgx.Row, t *ledger.Table) error {
 	var num, den int64
 	var mode string
-	err := row.Scan(&t.ID, &t.Name, &t.Game, &t.Preset, &t.Options, &t.Rules, &num, &den, &mode, &t.MatchLossCents, &t.Hands, &t.State, &t.CreatedAt)
+	err := row.Scan(&t.ID, &t.Name, &t.Game, &t.Preset, &t.Options, &t.Rules, &num, &den, &mode, &t.MatchLossCents, &t.Hands, &t.State, &t.CreatedAt, &t.Version)
 	t.Stake, t.SettleMode = score.Frac(num, max(den, 1)), ledger.SettleMode(mode)
 	return err
 }

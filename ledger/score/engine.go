@@ -31,6 +31,31 @@ type Engine interface {
 	// scores them. A refused hand is a *Violation naming the field and the
 	// broken rule; nothing else is returned as an error for bad input.
 	Score(h Hand) (Result, error)
+	// Preview returns the table's state as the next hand of a session
+	// finds it, before that hand is recorded, in the game's own state
+	// shape: the same schema as the State of a Result. h carries the
+	// table's rules and state (empty or "{}" for a new table) and the
+	// session's seating, id and date; h.Facts is empty, and h.Seated
+	// and h.Date are empty for a table with no session yet.
+	//
+	// What carries over between hands and evenings is shown as it
+	// carries (Bock rounds, tallies, dice, matches); what belongs to
+	// an evening starts again when h.Session is another than the
+	// state's; what the next hand derives from the seating and the
+	// date (its dealer and players where the facts may leave them out,
+	// the day's limit, the sides of a match) is derived from h. The
+	// next hand scored from the same state in the same session finds
+	// what the preview shows, and scores from the preview as from the
+	// state (but for the event of what the preview shows done already,
+	// such as the Klaberjass match another seating abandons); right
+	// after a hand, the preview for the same session and
+	// seating is the state that hand left. A new table's preview is a
+	// complete state: every member the schema requires, arrays and
+	// objects empty rather than null, and a German summary naming
+	// players by PlayerRef. Preview is pure like Score and changes
+	// nothing; a seating, date or rule set the game refuses is a
+	// *Violation naming the field ("seated", "date.day", "rules").
+	Preview(h Hand) (json.RawMessage, error)
 }
 
 // Date is a calendar date (the session's date in the club's time zone).

@@ -3,7 +3,8 @@
 // `house` (the seed's house rules, where announcements double) and `ddv`
 // (the DDV tournament valuation, where announcements add). The winner is
 // found by TSR 7.1 under both. The table remembers the next dealer, the
-// Bock rounds and the solos played per player in the current session.
+// Bock rounds and the solos played per player in the current session;
+// Engine.Preview shows that state as the next hand of a session finds it.
 //
 // TSR is the Turnier-Spielregeln of the Deutscher Doppelkopf-Verband, here
 // the newest version found: "TSR, Stand 21.02.2026"
@@ -85,6 +86,87 @@
 // The readings differ only where a party stayed under 90 (60, 30), which
 // takes Absagen of different heights or, with 48 cards, a trick of nines:
 // when both parties said keine 90, both hold 90 to 150 Augen.
+//
+// # Tournament play
+//
+// Option `turnier` (off in both presets; the tables of a tournament evening
+// have it with `ddv`) plays each session as one Spielrunde of the TSR. The
+// paragraphs are those of the TSR, Stand 21.02.2026, and read the same in
+// the text valid from 1 July 2000:
+//   - The table seats four: "Es wird ausschließlich an Vierer-Tischen
+//     gespielt" (8.3.1); five to seven seated are refused.
+//   - Position 1, the first seated player, deals the session's first hand
+//     (3.3.1, 8.4.1), whoever the state proposed from an earlier session.
+//   - An announced solo (Farbsolo, Köhler, Damensolo, Bubensolo,
+//     Fleischloser) is a Pflichtsolo or a Lustsolo: its Vorbehalt is
+//     "getauft" as one of them (4.1.4), so `solo_kind` (`pflicht` or `lust`)
+//     is then required, and refused for any other game and without the
+//     option. A stille Hochzeit and a Hochzeit without partner are scored
+//     as solos but "ersetzt jedoch ein noch nicht gespieltes Pflichtsolo
+//     nicht, so dass es bei den Normalspielen notiert wird" (4.4.3 b,
+//     4.4.5): no `solo_kind`.
+//   - "Jeder Spieler muss ein Pflichtsolo innerhalb der Spielrunde
+//     absolvieren" (4.2.3, 8.6): one per player and session; his further
+//     solos are Lustsoli, and "Ein Lustsolo darf erst dann gespielt werden,
+//     wenn das eigene Pflichtsolo bereits gespielt wurde" (4.3.1). The
+//     state lists `pflichtsoli`, who played his this session, in order.
+//   - After a Pflichtsolo the same dealer deals again; after a vorgeführt
+//     one, and after a Lustsolo (4.3.2), the next (3.3.1, 4.2.5). Each
+//     counts as one of the session's `games` (a round's 24 hold the four
+//     Pflichtsoli, as 10.2.1 reckons).
+//   - `vorgefuehrt` marks a Pflichtsolo that was vorgeführt (4.2.3, 4.1.9):
+//     it must be the player who still owes his Pflichtsolo and sits next
+//     to the dealer's left, the dealer himself last ("Kartengeber ist
+//     derjenige Spieler, der das nächste Spiel geben müsste, auch wenn er
+//     selbst vorgeführt wird"); Vorgefuehrt names him. When a Vorführung is
+//     due (as many Pflichtsoli owed as games left, or the playing time is
+//     up, 8.6) the engine cannot know: the number of games and the time are
+//     the tournament's (ledger/tournament.go), as is the ranking.
+//   - The soloist of a Pflichtsolo leads to the first trick (4.2.2);
+//     otherwise the dealer's left neighbour, who began the
+//     Vorbehaltsabfrage (4.1.2, 5.1.1), leads, in a Lustsolo too (4.3.1).
+//
+// Values are unchanged: a Pflichtsolo and a Lustsolo are scored as every
+// solo (7.2.4), and a Pflichtsolo is noted in its own column of the
+// Spielliste, a Lustsolo with the normal games (4.2.4, 4.3.2), which the
+// statistics keys below tell the ledger.
+//
+// The tournament evening around the tables (ledger.Tournament) keeps the
+// rest of TSR 8 and 7.3:
+//   - "Eine Spielrunde besteht aus 24 Spielen" (8.5.1): a round has a
+//     fixed number of games per table, 24 unless the tournament says
+//     otherwise; redeals do not count. The organizer gives each round's
+//     seating per table (8.4).
+//   - Vorführung (4.2.3): "Ist die Anzahl der nicht gespielten Pflichtsoli
+//     gleich der Anzahl der noch zu absolvierenden Spiele", the next hand
+//     must be the Pflichtsolo of the player named above, vorgeführt; any
+//     other hand is refused. The TSR sets no points for a Pflichtsolo not
+//     played: the Vorführung is its consequence, a solo the player must
+//     play whatever his cards.
+//   - The organizer may end a round's playing time (8.5.1, 100 minutes in
+//     the TSR; the clock is the organizer's): outstanding games are struck,
+//     and "stehen noch Pflichtsoli aus, müssen die betreffenden Spieler ihr
+//     Pflichtsolo noch spielen; d.h. sie werden vorgeführt" (8.6).
+//   - A round is complete at a table when its games are played (or its
+//     time is up) and every Pflichtsolo is played; only then the next round
+//     opens and the table's session may close.
+//   - The Spielliste (7.3) lists every game as it ends: its value, every
+//     player's points and running total, the players with plus points
+//     marked (7.3.3 Nr. 3), a Pflichtsolo in its own column (4.2.4), and
+//     the checks of 7.3.3 (the points sum to 0, the totals all even or all
+//     odd).
+//   - The ranking sums each player's points over the rounds. The TSR
+//     defines no tournament points and no tie-break; equal sums share a
+//     place.
+//
+// Not built: tables of five to seven (TSR 10, 30 games at a Fünfer-Tisch
+// with the dealer sitting out; tournament tables seat four); a clock for
+// the 100 minutes of 8.5.1 (the organizer ends the time); the Vorbehalt's
+// order (4.1.5 to 4.1.8; a hand records the game played, not the asking);
+// the Schiedsrichter and the penalty points for rule violations (8.2, 9.3,
+// 9.4; a revoke is recorded as verworfen_by, the penalties are not);
+// repeated games after the time (8.5.3). Köhler is no solo of the TSR
+// (2.3.3) but stays allowed, as under ddv.
 //
 // # Other decisions
 //
@@ -168,6 +250,10 @@
 //   - schweinchen for the player who announced Schweinchen.
 //   - redeal for the dealer of a redeal (schmeissen, armut_nicht_genommen);
 //     a redeal gives no other key.
+//   - Under option turnier: pflichtsolo for the soloist of a Pflichtsolo
+//     (with pflichtsolo_vorgefuehrt when it was vorgeführt), lustsolo for
+//     the soloist of a Lustsolo, and aufspiel for the player who led to the
+//     first trick of every played hand.
 //
 // Result.Parties is the Re party and the Kontra party, each in seating
 // order, for every played hand (a solo: the soloist alone, then his three

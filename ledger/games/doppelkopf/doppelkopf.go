@@ -83,6 +83,10 @@ type Rules struct {
 	// special points and, under ddv, the points reached against an Absage.
 	// A rule set stored without it scores as off.
 	NoWinnerUnterGespielt bool `json:"no_winner_unter_gespielt"`
+	// Turnier is tournament play by the TSR (turnier.go): every session is
+	// one Spielrunde at a table of four, each announced solo a Pflichtsolo
+	// or a Lustsolo. A rule set stored without it is not tournament play.
+	Turnier bool `json:"turnier"`
 }
 
 // Presets are the named rule sets; "house" is the default.
@@ -136,6 +140,7 @@ type Options struct {
 	RevokerPaysAlone      *bool   `json:"revoker_pays_alone"`
 	Nines                 *bool   `json:"nines"`
 	NoWinnerUnterGespielt *bool   `json:"no_winner_unter_gespielt"`
+	Turnier               *bool   `json:"turnier"`
 }
 
 // Rules resolves a preset ("" is "house") and option overrides into the
@@ -171,6 +176,7 @@ func applyOptions(r *Rules, o Options) error {
 	setBool(&r.RevokerPaysAlone, o.RevokerPaysAlone)
 	setBool(&r.Nines, o.Nines)
 	setBool(&r.NoWinnerUnterGespielt, o.NoWinnerUnterGespielt)
+	setBool(&r.Turnier, o.Turnier)
 	if o.BockRoundLength != nil {
 		n := *o.BockRoundLength
 		if n < 0 || n > maxBockRoundLength {
@@ -229,8 +235,11 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 	if err := score.DecodeStrict("facts", h.Facts, &f); err != nil {
 		return score.Result{}, err
 	}
-	hd, err := validate(f, rules, h.Seated, st.nextDealer(h.Seated))
+	hd, err := validate(f, rules, h.Seated, firstDealer(&st, rules, h.Session, h.Seated))
 	if err != nil {
+		return score.Result{}, err
+	}
+	if err := checkTurnier(&hd, f, rules, &st, h.Session, h.Seated); err != nil {
 		return score.Result{}, err
 	}
 
@@ -241,6 +250,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		scoreRedeal(&res, hd)
 	} else {
 		pts = scorePlayed(&res, &st, hd, rules, len(h.Seated))
+		addTurnierStats(&res, hd, rules)
 	}
 	res.Points = seatedPoints(h.Seated, pts)
 	res.Title = title(hd)
@@ -261,7 +271,7 @@ func scoreRedeal(res *score.Result, hd hand) {
 	res.Lines = append(res.Lines, score.Line{Label: label, Op: score.OpEq, Value: score.Int(0)})
 	res.Events = append(res.Events, score.Event{
 		Type:    score.EventRedeal,
-		Text:    fmt.Sprintf("%s; Spieler %d gibt noch einmal", label, hd.dealer),
+		Text:    fmt.Sprintf("%s; %s gibt noch einmal", label, score.PlayerRef(hd.dealer)),
 		Players: []int64{hd.dealer},
 	})
 	res.Stats = []score.Stat{{Player: hd.dealer, Key: keyRedeal, Count: 1}}
@@ -301,7 +311,7 @@ func scorePlayed(res *score.Result, st *State, hd hand, rules Rules, seated int)
 	if hd.revoker != nil {
 		res.Events = append(res.Events, score.Event{
 			Type:    score.EventVerworfen,
-			Text:    fmt.Sprintf("Spieler %d hat falsch bedient; seine Partei verliert", *hd.revoker),
+			Text:    score.PlayerRef(*hd.revoker) + " hat falsch bedient; seine Partei verliert",
 			Players: []int64{*hd.revoker},
 		})
 	}
@@ -375,7 +385,7 @@ func plural(n int, one, many string) string {
 }
 
 // title names the hand for a score sheet: "Normalspiel, Re gewinnt
-// 187:53", "Kreuz-Solo von Spieler 3 verloren", "Schmeißen – neu
+// 187:53", "Kreuz-Solo von {{player:3}} verloren", "Schmeißen – neu
 // gegeben". A two-against-two game gives the winner's Augen first; a solo
 // names its soloist; a revoke names the revoker instead of the Augen,
 // which did not decide the hand.
@@ -389,7 +399,7 @@ func title(hd hand) string {
 	w := hd.winner()
 	var t string
 	if hd.solo {
-		t = fmt.Sprintf("%s von Spieler %d", gameTitle(hd), hd.re.players[0])
+		t = gameTitle(hd) + " von " + score.PlayerRef(hd.re.players[0])
 		switch w {
 		case reParty:
 			t += " gewonnen"
@@ -410,7 +420,7 @@ func title(hd hand) string {
 		}
 	}
 	if hd.revoker != nil {
-		t += fmt.Sprintf(", Spieler %d verworfen", *hd.revoker)
+		t += ", " + score.PlayerRef(*hd.revoker) + " verworfen"
 	}
 	return t
 }

@@ -65,22 +65,9 @@ func TestWorkedExampleB(t *testing.T) {
 	if st.BockGamesLeft != 4 || st.BockRoundsQueued != 0 {
 		t.Errorf("bock state %d left, %d queued; want the round started: 4, 0", st.BockGamesLeft, st.BockRoundsQueued)
 	}
-	if st.Summary == "" || !contains(st.Summary, "4 Bock games left, 0 rounds queued") {
-		t.Errorf("summary %q", st.Summary)
+	if want := "{{player:2}} gibt; noch 4 Bockspiele"; st.Summary != want {
+		t.Errorf("summary %q, want %q", st.Summary, want)
 	}
-}
-
-func contains(s, sub string) bool {
-	return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0)
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // threshold is a normal game Re (1,3) against Kontra (2,4).
@@ -292,8 +279,8 @@ func TestSoloTriggersBock(t *testing.T) {
 	if st.BockGamesLeft != 4 || st.BockRoundsQueued != 2 {
 		t.Errorf("bock state %d left, %d queued; want 4, 2", st.BockGamesLeft, st.BockRoundsQueued)
 	}
-	if !contains(st.Summary, "4 Bock games left, 2 rounds queued") {
-		t.Errorf("summary %q", st.Summary)
+	if want := "{{player:2}} gibt; noch 4 Bockspiele, 2 Bockrunden warten; Soli an diesem Abend: {{player:1}} 1"; st.Summary != want {
+		t.Errorf("summary %q, want %q", st.Summary, want)
 	}
 }
 
@@ -437,8 +424,8 @@ func TestBockQueueWhileRoundRuns(t *testing.T) {
 	if st.BockGamesLeft != 1 || st.BockRoundsQueued != 1 {
 		t.Errorf("bock state %d/%d, want 1 left, 1 queued (no x4)", st.BockGamesLeft, st.BockRoundsQueued)
 	}
-	if !contains(st.Summary, "1 Bock game left, 1 round queued") {
-		t.Errorf("summary %q", st.Summary)
+	if want := "{{player:2}} gibt; noch 1 Bockspiel, 1 Bockrunde wartet"; st.Summary != want {
+		t.Errorf("summary %q, want %q", st.Summary, want)
 	}
 }
 
@@ -738,18 +725,18 @@ func TestTitle(t *testing.T) {
 		{"Armut", "", "", `{"game":"armut","re":{"players":[2,3],"augen":100}}`, "Armut, Kontra gewinnt 140:100"},
 		{"nobody won", "", "", `{"game":"normal","re":{"players":[1,3],"augen":140,"announced":"keine90"},
 			"kontra":{"announced":"keine90"}}`, "Normalspiel, kein Sieger, Re 140:100"},
-		{"Farbsolo lost", "", "", `{"game":"farbsolo","suit":"kreuz","re":{"players":[3],"augen":98}}`, "Kreuz-Solo von Spieler 3 verloren"},
-		{"Karo-Solo won", "", "", `{"game":"farbsolo","suit":"karo","re":{"players":[1],"augen":160}}`, "Karo-Solo von Spieler 1 gewonnen"},
-		{"Damensolo won", "", "", `{"game":"damensolo","re":{"players":[2],"augen":121}}`, "Damensolo von Spieler 2 gewonnen"},
-		{"Köhler lost", "", "", `{"game":"koehler","re":{"players":[4],"augen":100}}`, "Köhler von Spieler 4 verloren"},
-		{"Hochzeit without partner", "", "", `{"game":"hochzeit","re":{"players":[1],"augen":130}}`, "Hochzeit-Solo von Spieler 1 gewonnen"},
-		{"stille Hochzeit lost", "", "", `{"game":"stille_hochzeit","re":{"players":[3],"augen":119}}`, "Stille Hochzeit von Spieler 3 verloren"},
+		{"Farbsolo lost", "", "", `{"game":"farbsolo","suit":"kreuz","re":{"players":[3],"augen":98}}`, "Kreuz-Solo von {{player:3}} verloren"},
+		{"Karo-Solo won", "", "", `{"game":"farbsolo","suit":"karo","re":{"players":[1],"augen":160}}`, "Karo-Solo von {{player:1}} gewonnen"},
+		{"Damensolo won", "", "", `{"game":"damensolo","re":{"players":[2],"augen":121}}`, "Damensolo von {{player:2}} gewonnen"},
+		{"Köhler lost", "", "", `{"game":"koehler","re":{"players":[4],"augen":100}}`, "Köhler von {{player:4}} verloren"},
+		{"Hochzeit without partner", "", "", `{"game":"hochzeit","re":{"players":[1],"augen":130}}`, "Hochzeit-Solo von {{player:1}} gewonnen"},
+		{"stille Hochzeit lost", "", "", `{"game":"stille_hochzeit","re":{"players":[3],"augen":119}}`, "Stille Hochzeit von {{player:3}} verloren"},
 		{"solo, nobody won", "", "", `{"game":"fleischloser","re":{"players":[2],"augen":140,"announced":"keine90"},
-			"kontra":{"announced":"keine90"}}`, "Fleischloser von Spieler 2, kein Sieger"},
+			"kontra":{"announced":"keine90"}}`, "Fleischloser von {{player:2}}, kein Sieger"},
 		{"normal, Re revokes", "", "", `{"game":"normal","verworfen_by":1,"re":{"players":[1,3],"augen":130,"announced":"re"}}`,
-			"Normalspiel, Kontra gewinnt, Spieler 1 verworfen"},
+			"Normalspiel, Kontra gewinnt, {{player:1}} verworfen"},
 		{"solo, opponent revokes", "", "", `{"game":"damensolo","verworfen_by":2,"re":{"players":[1],"augen":100}}`,
-			"Damensolo von Spieler 1 gewonnen, Spieler 2 verworfen"},
+			"Damensolo von {{player:1}} gewonnen, {{player:2}} verworfen"},
 		{"Schmeißen", "", "", `{"game":"schmeissen"}`, "Schmeißen – neu gegeben"},
 		{"Armut nicht genommen", "", "", `{"game":"armut_nicht_genommen"}`, "Armut nicht genommen – neu gegeben"},
 		{"ddv preset", "ddv", "", `{"game":"normal","re":{"players":[1,3],"augen":187}}`, "Normalspiel, Re gewinnt 187:53"},

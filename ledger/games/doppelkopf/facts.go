@@ -74,6 +74,11 @@ type Facts struct {
 	VerworfenBy *int64 `json:"verworfen_by,omitempty"`
 	// Schweinchen is the player who announced Schweinchen (statistics).
 	Schweinchen *int64 `json:"schweinchen,omitempty"`
+	// SoloKind is an announced solo's kind in tournament play (option
+	// turnier): pflicht (Pflichtsolo) or lust (Lustsolo), TSR 4.1.4.
+	SoloKind string `json:"solo_kind,omitempty"`
+	// Vorgefuehrt says a Pflichtsolo was vorgeführt (TSR 4.2.3, 8.6).
+	Vorgefuehrt bool `json:"vorgefuehrt,omitempty"`
 }
 
 // PartyFacts is what one party did.
@@ -158,6 +163,10 @@ type hand struct {
 	// schwein is the player who announced Schweinchen, if hasSchwein.
 	schwein    int64
 	hasSchwein bool
+	// soloKind is SoloPflicht or SoloLust in tournament play, else "";
+	// vorgefuehrt marks a Pflichtsolo that was vorgeführt.
+	soloKind    string
+	vorgefuehrt bool
 }
 
 func (hd hand) side(p party) side {

@@ -85,7 +85,7 @@ func TestBockEvening(t *testing.T) {
 	if st.Games != 11 || st.NextDealer == nil || *st.NextDealer != 4 {
 		t.Errorf("games %d, next dealer %v; want 11 games, dealer 4", st.Games, st.NextDealer)
 	}
-	want := "next dealer: player 4; 1 Bock game left, 1 round queued; solos this session: player 3: 1, player 4: 1"
+	want := "{{player:4}} gibt; noch 1 Bockspiel, 1 Bockrunde wartet; Soli an diesem Abend: {{player:3}} 1, {{player:4}} 1"
 	if st.Summary != want {
 		t.Errorf("summary %q, want %q", st.Summary, want)
 	}

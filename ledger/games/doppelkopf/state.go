@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 // State is what the table remembers between hands.
@@ -27,6 +29,9 @@ type State struct {
 	Solos map[int64]int `json:"solos"`
 	// Summary is a one-line preview for people.
 	Summary string `json:"summary"`
+	// Pflichtsoli are the players who played their Pflichtsolo in this
+	// session, in the order played (tournament play only).
+	Pflichtsoli []int64 `json:"pflichtsoli,omitempty"`
 }
 
 // decodeState reads the previous state; empty, "null" and "{}" are the
@@ -66,6 +71,7 @@ func (st *State) startSession(session int64) {
 	st.Session = session
 	st.Games = 0
 	st.Solos = map[int64]int{}
+	st.Pflichtsoli = nil
 }
 
 // startQueuedRound starts the next queued Bock round when none is running.
@@ -88,55 +94,110 @@ func (st *State) finish(hd hand, seated []int64) {
 	if hd.declaredSolo {
 		st.Solos[hd.re.players[0]]++
 	}
-	st.NextDealer = &next
-	st.NextPlayers = defaultPlayers(seated, next)
+	if hd.soloKind == SoloPflicht {
+		st.Pflichtsoli = append(st.Pflichtsoli, hd.lead)
+		if !hd.vorgefuehrt {
+			next = hd.dealer // TSR 3.3.1, 4.2.5: the same dealer deals again
+		}
+	}
+	st.seatNext(seated, next)
+	st.Summary = st.summary(seated)
+}
+
+// seatNext makes dealer the next dealer and previews the next hand's
+// players by the default scheme (the four seats after the dealer play, the
+// others sit out).
+func (st *State) seatNext(seated []int64, dealer int64) {
+	st.NextDealer = &dealer
+	st.NextPlayers = defaultPlayers(seated, dealer)
 	st.NextSittingOut = []int64{}
 	for _, id := range seated {
 		if !slices.Contains(st.NextPlayers, id) {
 			st.NextSittingOut = append(st.NextSittingOut, id)
 		}
 	}
-	st.Summary = st.summary()
 }
 
-func (st *State) summary() string {
-	parts := []string{}
-	if st.NextDealer != nil {
-		parts = append(parts, fmt.Sprintf("next dealer: player %d", *st.NextDealer))
-	}
-	if len(st.NextSittingOut) > 0 {
-		parts = append(parts, "sitting out: "+playerList(st.NextSittingOut))
-	}
-	parts = append(parts, bockSummary(st.BockGamesLeft, st.BockRoundsQueued))
+// summary is the state in one German line for people: "{{player:1}}
+// gibt, {{player:5}} setzt aus; noch 3 Bockspiele, 1 Bockrunde wartet;
+// Soli an diesem Abend: {{player:2}} 1". Players are listed in seating
+// order (those not seated after them, by id).
+func (st *State) summary(seated []int64) string {
+	parts := []string{st.dealSummary(), bockSummary(st.BockGamesLeft, st.BockRoundsQueued)}
 	if len(st.Solos) > 0 {
 		ids := make([]int64, 0, len(st.Solos))
 		for id := range st.Solos {
 			ids = append(ids, id)
 		}
-		slices.Sort(ids)
+		ids = inSeatingOrder(ids, seated)
 		solos := make([]string, 0, len(ids))
 		for _, id := range ids {
-			solos = append(solos, fmt.Sprintf("player %d: %d", id, st.Solos[id]))
+			solos = append(solos, fmt.Sprintf("%s %d", score.PlayerRef(id), st.Solos[id]))
 		}
-		parts = append(parts, "solos this session: "+strings.Join(solos, ", "))
+		parts = append(parts, "Soli an diesem Abend: "+strings.Join(solos, ", "))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// bockSummary reads like "3 Bock games left, 1 round queued".
-func bockSummary(left, queued int) string {
-	if left == 0 && queued == 0 {
-		return "no Bock games left, no round queued"
+// dealSummary says who deals and who sits out the next hand: "{{player:1}}
+// gibt", "{{player:1}} gibt und setzt aus" (five seated), "{{player:1}} gibt
+// und setzt aus, ebenso {{player:6}}" (six), "{{player:1}} gibt,
+// {{player:5}} setzt aus" (a dealer who plays); "Geber noch offen" before
+// anyone is seated.
+func (st *State) dealSummary() string {
+	if st.NextDealer == nil {
+		return "Geber noch offen"
 	}
-	games := plural(left, "Bock game", "Bock games")
-	rounds := plural(queued, "round", "rounds")
-	return games + " left, " + rounds + " queued"
+	dealer := *st.NextDealer
+	text := score.PlayerRef(dealer) + " gibt"
+	others := slices.DeleteFunc(slices.Clone(st.NextSittingOut), func(id int64) bool { return id == dealer })
+	dealerOut := len(others) < len(st.NextSittingOut)
+	switch {
+	case dealerOut && len(others) == 0:
+		return text + " und setzt aus"
+	case dealerOut:
+		return text + " und setzt aus, ebenso " + score.PlayerList(others)
+	case len(others) == 1:
+		return text + ", " + score.PlayerList(others) + " setzt aus"
+	case len(others) > 1:
+		return text + ", " + score.PlayerList(others) + " setzen aus"
+	}
+	return text
 }
 
-func playerList(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprintf("player %d", id)
+// bockSummary reads like "noch 3 Bockspiele, 1 Bockrunde wartet", "2
+// Bockrunden warten" (before a round's length is known) or "kein Bock".
+func bockSummary(left, queued int) string {
+	var parts []string
+	if left > 0 {
+		parts = append(parts, "noch "+plural(left, "Bockspiel", "Bockspiele"))
+	}
+	switch {
+	case queued == 1:
+		parts = append(parts, "1 Bockrunde wartet")
+	case queued > 1:
+		parts = append(parts, fmt.Sprintf("%d Bockrunden warten", queued))
+	}
+	if len(parts) == 0 {
+		return "kein Bock"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// inSeatingOrder sorts ids by seat, those not seated after them by id.
+func inSeatingOrder(ids, seated []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	for _, id := range seated {
+		if slices.Contains(ids, id) {
+			out = append(out, id)
+		}
+	}
+	var rest []int64
+	for _, id := range ids {
+		if !slices.Contains(seated, id) {
+			rest = append(rest, id)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
 }

@@ -62,3 +62,44 @@ func Seat(text string, ids ...int64) string {
 		return strconv.FormatInt(ids[n-1], 10)
 	})
 }
+
+// CompleteState fails the test unless state is a JSON object with every
+// member of required and without a null anywhere (an empty array or
+// object stands for "none"): what a state schema asks of a preview and of
+// the state a hand leaves.
+func CompleteState(t testing.TB, state json.RawMessage, required ...string) {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(state, &m); err != nil || m == nil {
+		t.Fatalf("state %s is not a JSON object: %v", state, err)
+	}
+	for _, key := range required {
+		if _, ok := m[key]; !ok {
+			t.Errorf("state %s lacks %q", state, key)
+		}
+	}
+	if path, ok := nullAt(m, ""); ok {
+		t.Errorf("state %s has null at %s", state, path)
+	}
+}
+
+// nullAt returns the path of the first null in v.
+func nullAt(v any, path string) (string, bool) {
+	switch x := v.(type) {
+	case nil:
+		return path, true
+	case map[string]any:
+		for k, e := range x {
+			if p, ok := nullAt(e, path+"."+k); ok {
+				return p, true
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p, ok := nullAt(e, fmt.Sprintf("%s[%d]", path, i)); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}

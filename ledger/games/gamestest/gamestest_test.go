@@ -35,3 +35,19 @@ func TestHandsAreJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestNullAt(t *testing.T) {
+	var v any
+	if err := json.Unmarshal([]byte(`{"a":[1,{"b":null}],"c":{}}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if path, ok := nullAt(v, ""); !ok || path != ".a[1].b" {
+		t.Errorf("nullAt = %q, %v; want .a[1].b", path, ok)
+	}
+	if err := json.Unmarshal([]byte(`{"a":[],"c":{},"d":0,"e":""}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if path, ok := nullAt(v, ""); ok {
+		t.Errorf("nullAt found a null at %q in a state without one", path)
+	}
+}

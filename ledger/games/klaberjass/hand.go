@@ -115,9 +115,9 @@ func (g *game) meldLines() []score.Line {
 	for _, m := range g.countingMelds() {
 		sum += m.points()
 	}
-	label := fmt.Sprintf("höchste Meldung %s (Spieler %d): es zählen nur die Meldungen von %s", best.name(), best.player, sideName(g.sides[s]))
+	label := fmt.Sprintf("höchste Meldung %s (%s): es zählen nur die Meldungen von %s", best.name(), score.PlayerRef(best.player), sideName(g.sides[s]))
 	if len(g.players) < 4 {
-		label = fmt.Sprintf("höchste Meldung %s (Spieler %d): es zählen nur seine Meldungen", best.name(), best.player)
+		label = fmt.Sprintf("höchste Meldung %s (%s): es zählen nur seine Meldungen", best.name(), score.PlayerRef(best.player))
 	}
 	return []score.Line{{Label: label, Op: score.OpEq, Value: score.Int(int64(sum)), Player: singlePlayer(g.sides[s])}}
 }
@@ -138,10 +138,10 @@ func (g *game) totalLines(s int, t total) []score.Line {
 		if g.side(m.player) != s {
 			continue
 		}
-		lines = append(lines, score.Line{Label: fmt.Sprintf("%s (Spieler %d)", m.name(), m.player), Op: score.OpAdd, Value: score.Int(int64(m.points())), Player: m.player})
+		lines = append(lines, score.Line{Label: fmt.Sprintf("%s (%s)", m.name(), score.PlayerRef(m.player)), Op: score.OpAdd, Value: score.Int(int64(m.points())), Player: m.player})
 	}
 	if t.bella > 0 {
-		lines = append(lines, score.Line{Label: fmt.Sprintf("Bella (Spieler %d)", g.bella), Op: score.OpAdd, Value: score.Int(bellaPoints), Player: g.bella})
+		lines = append(lines, score.Line{Label: "Bella (" + score.PlayerRef(g.bella) + ")", Op: score.OpAdd, Value: score.Int(bellaPoints), Player: g.bella})
 	}
 	return append(lines, score.Line{Label: "Summe " + name, Op: score.OpEq, Value: score.Int(int64(t.sum)), Player: who})
 }
@@ -224,7 +224,7 @@ func (g *game) comparisonLine(t []total, ts, best int, won bool) score.Line {
 }
 
 // title names the hand for a score sheet: the trump suit, who won and the
-// doublings that count ("Trumpf Herz, Spieler 1/3 gewinnen, Kontra"). Re
+// doublings that count ("Trumpf Herz, Anna/Clara gewinnen, Kontra", the names as references). Re
 // stands for Kontra and Re.
 func (g *game) title(out outcome, r Rules) string {
 	n := 0 // players who won
@@ -233,18 +233,14 @@ func (g *game) title(out outcome, r Rules) string {
 		if !won {
 			continue
 		}
-		ids := make([]string, len(g.sides[s]))
-		for i, id := range g.sides[s] {
-			ids[i] = fmt.Sprint(id)
-		}
-		parts = append(parts, strings.Join(ids, "/"))
-		n += len(ids)
+		parts = append(parts, sideName(g.sides[s]))
+		n += len(g.sides[s])
 	}
 	verb := "gewinnen"
 	if n == 1 {
 		verb = "gewinnt"
 	}
-	t := fmt.Sprintf("Trumpf %s, Spieler %s %s", suitNames[g.trump], strings.Join(parts, " und "), verb)
+	t := fmt.Sprintf("Trumpf %s, %s %s", suitNames[g.trump], strings.Join(parts, " und "), verb)
 	switch {
 	case g.re:
 		t += ", Re"

@@ -3,7 +3,8 @@
 // of 152 card points, Terz (20), Halber (50) and Bella (20) melds, and a
 // die per side that moves toward 6. Klaberjass produces no points: every
 // player of a hand scores 0 and the hand moves dice; the table remembers the
-// dice of the match in progress.
+// dice of the match in progress, and Engine.Preview shows them as a
+// session's next hand finds them.
 //
 // Decisions where the rules are silent:
 //   - The players of a hand are facts.players in the seating order of the

@@ -85,15 +85,15 @@ func TestWorkedExamples(t *testing.T) {
 		"card_points":[{"player":1,"points":92},{"player":2,"points":60}],"last_trick":3}`)
 	assertZeroPoints(t, a, seated4)
 	checks := map[string]string{
-		"Augen Spieler 1/3 (Trumpf)":         "+ 92",
-		"letzter Stich":                      "+ 10",
-		"Terz Herz bis König (Spieler 1)":    "+ 20",
-		"Summe Spieler 1/3 (Trumpf)":         "= 122",
-		"Summe Spieler 2/4":                  "= 60",
-		"Trumpf 122 gegen 60: Trumpf vorn":   "= 62",
-		"Würfel Spieler 1/3: Trumpf gewinnt": "+ 1",
-		"Würfelzug":                          "= 1",
-		"Würfel Spieler 1/3 von 0 auf 1":     "= 1",
+		"Augen {{player:1}}/{{player:3}} (Trumpf)": "+ 92",
+		"letzter Stich":                                    "+ 10",
+		"Terz Herz bis König ({{player:1}})":               "+ 20",
+		"Summe {{player:1}}/{{player:3}} (Trumpf)":         "= 122",
+		"Summe {{player:2}}/{{player:4}}":                  "= 60",
+		"Trumpf 122 gegen 60: Trumpf vorn":                 "= 62",
+		"Würfel {{player:1}}/{{player:3}}: Trumpf gewinnt": "+ 1",
+		"Würfelzug": "= 1",
+		"Würfel {{player:1}}/{{player:3}} von 0 auf 1": "= 1",
 	}
 	for label, want := range checks {
 		if got := line(t, a, label); got != want {
@@ -111,15 +111,15 @@ func TestWorkedExamples(t *testing.T) {
 	b := play(t, seated4, nil, a.State, `{"dealer":1,"trump_player":2,"trump_suit":"pik","kontra":true,"bella":4,
 		"card_points":[{"player":2,"points":70},{"player":1,"points":82}],"last_trick":1}`)
 	checks = map[string]string{
-		"Augen Spieler 2/4 (Trumpf)":          "+ 70",
-		"Bella (Spieler 4)":                   "+ 20",
-		"Summe Spieler 2/4 (Trumpf)":          "= 90",
-		"Summe Spieler 1/3":                   "= 92",
-		"Trumpf 90 gegen 92: Trumpf verliert": "= -2",
-		"Würfel Spieler 1/3: Trumpf verliert": "+ 2",
-		"Kontra":                              "x 2",
-		"Würfelzug":                           "= 4",
-		"Würfel Spieler 1/3 von 1 auf 5":      "= 5",
+		"Augen {{player:2}}/{{player:4}} (Trumpf)":          "+ 70",
+		"Bella ({{player:4}})":                              "+ 20",
+		"Summe {{player:2}}/{{player:4}} (Trumpf)":          "= 90",
+		"Summe {{player:1}}/{{player:3}}":                   "= 92",
+		"Trumpf 90 gegen 92: Trumpf verliert":               "= -2",
+		"Würfel {{player:1}}/{{player:3}}: Trumpf verliert": "+ 2",
+		"Kontra":    "x 2",
+		"Würfelzug": "= 4",
+		"Würfel {{player:1}}/{{player:3}} von 1 auf 5": "= 5",
 	}
 	for label, want := range checks {
 		if got := line(t, b, label); got != want {
@@ -193,7 +193,7 @@ func TestComparisonLines(t *testing.T) {
 	if got := line(t, tie, "Trumpf 81 gegen 81: Gleichstand, Trumpf verliert"); got != "= 0" {
 		t.Errorf("tie line %s", got)
 	}
-	if got := line(t, tie, "Würfel Spieler 2/4: Trumpf verliert"); got != "+ 2" {
+	if got := line(t, tie, "Würfel {{player:2}}/{{player:4}}: Trumpf verliert"); got != "+ 2" {
 		t.Errorf("tie move %s", got)
 	}
 	three := play(t, seated3, nil, nil, `{"dealer":1,"trump_player":2,"trump_suit":"pik","card_points":[{"player":1,"points":20},{"player":2,"points":60},{"player":3,"points":72}],"last_trick":2,"kontra":true}`)
@@ -201,8 +201,8 @@ func TestComparisonLines(t *testing.T) {
 		"Trumpf 70 gegen jeden Gegner (höchster 72): Trumpf verliert": "= -2",
 		"Würfel je Gegner: Trumpf verliert":                           "+ 1",
 		"Würfelzug":                                                   "= 2",
-		"Würfel Spieler 1 von 0 auf 2":                                "= 2",
-		"Würfel Spieler 3 von 0 auf 2":                                "= 2",
+		"Würfel {{player:1}} von 0 auf 2":                             "= 2",
+		"Würfel {{player:3}} von 0 auf 2":                             "= 2",
 	} {
 		if got := line(t, three, label); got != want {
 			t.Errorf("%s = %s, want %s", label, got, want)
@@ -224,44 +224,44 @@ func TestMeldPrecedence(t *testing.T) {
 	}{
 		{"Halber beats two Terze", 4,
 			`{"player":2,"kind":"halber","suit":"karo","top":"10"},{"player":1,"kind":"terz","suit":"pik","top":"ass"},{"player":1,"kind":"terz","suit":"kreuz","top":"ass"}`, "",
-			86, 126, "höchste Meldung Halber Karo bis 10 (Spieler 2): es zählen nur die Meldungen von Spieler 2/4"},
+			86, 126, "höchste Meldung Halber Karo bis 10 ({{player:2}}): es zählen nur die Meldungen von {{player:2}}/{{player:4}}"},
 		{"Halber beats a trump Terz to the Ass", 4,
 			`{"player":3,"kind":"terz","suit":"herz","top":"ass"},{"player":4,"kind":"halber","suit":"kreuz","top":"10"}`, "",
-			86, 126, "höchste Meldung Halber Kreuz bis 10 (Spieler 4): es zählen nur die Meldungen von Spieler 2/4"},
+			86, 126, "höchste Meldung Halber Kreuz bis 10 ({{player:4}}): es zählen nur die Meldungen von {{player:2}}/{{player:4}}"},
 		{"higher top card wins", 4,
 			`{"player":1,"kind":"terz","suit":"karo","top":"dame"},{"player":2,"kind":"terz","suit":"pik","top":"koenig"}`, "",
-			86, 96, "höchste Meldung Terz Pik bis König (Spieler 2): es zählen nur die Meldungen von Spieler 2/4"},
+			86, 96, "höchste Meldung Terz Pik bis König ({{player:2}}): es zählen nur die Meldungen von {{player:2}}/{{player:4}}"},
 		{"higher Halber wins", 4,
 			`{"player":2,"kind":"halber","suit":"karo","top":"dame"},{"player":3,"kind":"halber","suit":"pik","top":"koenig"},{"player":4,"kind":"terz","suit":"kreuz","top":"ass"}`, "",
-			136, 76, "höchste Meldung Halber Pik bis König (Spieler 3): es zählen nur die Meldungen von Spieler 1/3"},
+			136, 76, "höchste Meldung Halber Pik bis König ({{player:3}}): es zählen nur die Meldungen von {{player:1}}/{{player:3}}"},
 		{"equal height: trump wins over the earlier seat", 4,
 			`{"player":2,"kind":"terz","suit":"pik","top":"ass"},{"player":3,"kind":"terz","suit":"herz","top":"ass"},{"player":1,"kind":"terz","suit":"karo","top":"9"}`, "",
-			126, 76, "höchste Meldung Terz Herz bis Ass (Spieler 3): es zählen nur die Meldungen von Spieler 1/3"},
+			126, 76, "höchste Meldung Terz Herz bis Ass ({{player:3}}): es zählen nur die Meldungen von {{player:1}}/{{player:3}}"},
 		{"equal height, no trump: dealer 4, player 2 comes before 3", 4,
 			`{"player":3,"kind":"terz","suit":"kreuz","top":"ass"},{"player":2,"kind":"terz","suit":"pik","top":"ass"}`, "",
-			86, 96, "höchste Meldung Terz Pik bis Ass (Spieler 2): es zählen nur die Meldungen von Spieler 2/4"},
+			86, 96, "höchste Meldung Terz Pik bis Ass ({{player:2}}): es zählen nur die Meldungen von {{player:2}}/{{player:4}}"},
 		{"equal height, no trump: dealer 2, player 3 comes first", 2,
 			`{"player":3,"kind":"terz","suit":"kreuz","top":"ass"},{"player":2,"kind":"terz","suit":"pik","top":"ass"}`, "",
-			106, 76, "höchste Meldung Terz Kreuz bis Ass (Spieler 3): es zählen nur die Meldungen von Spieler 1/3"},
+			106, 76, "höchste Meldung Terz Kreuz bis Ass ({{player:3}}): es zählen nur die Meldungen von {{player:1}}/{{player:3}}"},
 		{"equal height, no trump: the dealer comes last", 1,
 			`{"player":1,"kind":"terz","suit":"kreuz","top":"ass"},{"player":4,"kind":"terz","suit":"pik","top":"ass"}`, "",
-			86, 96, "höchste Meldung Terz Pik bis Ass (Spieler 4): es zählen nur die Meldungen von Spieler 2/4"},
+			86, 96, "höchste Meldung Terz Pik bis Ass ({{player:4}}): es zählen nur die Meldungen von {{player:2}}/{{player:4}}"},
 		{"Bella counts for the side whose melds lose", 4,
 			`{"player":1,"kind":"halber","suit":"pik","top":"ass"}`, `,"bella":2`,
-			136, 96, "höchste Meldung Halber Pik bis Ass (Spieler 1): es zählen nur die Meldungen von Spieler 1/3"},
+			136, 96, "höchste Meldung Halber Pik bis Ass ({{player:1}}): es zählen nur die Meldungen von {{player:1}}/{{player:3}}"},
 		{"Bella's cards inside the declarer's own Terz", 4,
 			`{"player":2,"kind":"terz","suit":"herz","top":"koenig"}`, `,"bella":2`,
-			86, 116, "höchste Meldung Terz Herz bis König (Spieler 2): es zählen nur die Meldungen von Spieler 2/4"},
+			86, 116, "höchste Meldung Terz Herz bis König ({{player:2}}): es zählen nur die Meldungen von {{player:2}}/{{player:4}}"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			facts := `{"dealer":` + itoa(tc.dealer) + `,"trump_player":1,"trump_suit":"herz","melds":[` + tc.melds + `]` + tc.bella +
 				`,"card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}`
 			res := play(t, seated4, nil, nil, facts)
-			if got := line(t, res, "Summe Spieler 1/3 (Trumpf)"); got != "= "+itoa(int64(tc.sum13)) {
+			if got := line(t, res, "Summe {{player:1}}/{{player:3}} (Trumpf)"); got != "= "+itoa(int64(tc.sum13)) {
 				t.Errorf("1/3 total %s, want %d", got, tc.sum13)
 			}
-			if got := line(t, res, "Summe Spieler 2/4"); got != "= "+itoa(int64(tc.sum24)) {
+			if got := line(t, res, "Summe {{player:2}}/{{player:4}}"); got != "= "+itoa(int64(tc.sum24)) {
 				t.Errorf("2/4 total %s, want %d", got, tc.sum24)
 			}
 			if !hasLine(res, tc.bestLine) {
@@ -278,16 +278,16 @@ func TestMeldsCountPerPlayerWithThree(t *testing.T) {
 		"melds":[{"player":1,"kind":"terz","suit":"kreuz","top":"ass"},{"player":2,"kind":"halber","suit":"pik","top":"10"},{"player":3,"kind":"terz","suit":"karo","top":"ass"},{"player":2,"kind":"terz","suit":"karo","top":"9"}],
 		"card_points":[{"player":1,"points":60},{"player":2,"points":50},{"player":3,"points":42}],"last_trick":1}`)
 	for label, want := range map[string]string{
-		"höchste Meldung Halber Pik bis 10 (Spieler 2): es zählen nur seine Meldungen": "= 70",
-		"Summe Spieler 1 (Trumpf)": "= 70",
-		"Summe Spieler 2":          "= 120",
-		"Summe Spieler 3":          "= 42",
+		"höchste Meldung Halber Pik bis 10 ({{player:2}}): es zählen nur seine Meldungen": "= 70",
+		"Summe {{player:1}} (Trumpf)": "= 70",
+		"Summe {{player:2}}":          "= 120",
+		"Summe {{player:3}}":          "= 42",
 	} {
 		if got := line(t, res, label); got != want {
 			t.Errorf("%s = %s, want %s", label, got, want)
 		}
 	}
-	if hasLine(res, "Terz Karo bis Ass (Spieler 3)") || hasLine(res, "Terz Kreuz bis Ass (Spieler 1)") {
+	if hasLine(res, "Terz Karo bis Ass ({{player:3}})") || hasLine(res, "Terz Kreuz bis Ass ({{player:1}})") {
 		t.Errorf("melds of players 1 and 3 must not count: %+v", res.Lines)
 	}
 	if !slices.Equal(res.Winners, []int64{2, 3}) {
@@ -303,7 +303,7 @@ func TestDiePassingSixWithRe(t *testing.T) {
 		"Kontra":    "x 2",
 		"Re":        "x 2",
 		"Würfelzug": "= 4",
-		"Würfel Spieler 1/3: 5 + 4 erreicht 6, Partie gewonnen": "= 6",
+		"Würfel {{player:1}}/{{player:3}}: 5 + 4 erreicht 6, Partie gewonnen": "= 6",
 	} {
 		if got := line(t, res, label); got != want {
 			t.Errorf("%s = %s, want %s", label, got, want)
@@ -321,7 +321,7 @@ func TestDiePassingSixWithRe(t *testing.T) {
 	if st.MatchesWon[1] != 2 || st.MatchesWon[3] != 2 || st.MatchesWon[2] != 0 || st.Sides[0].MatchesWon != 2 {
 		t.Errorf("matches won %v / %+v", st.MatchesWon, st.Sides)
 	}
-	if !slices.Equal(st.LastWinners, []int64{1, 3}) || !strings.Contains(st.Summary, "Partie 3 gewonnen von Spieler 1/3") {
+	if !slices.Equal(st.LastWinners, []int64{1, 3}) || !strings.Contains(st.Summary, "Partie 3 gewonnen von {{player:1}}/{{player:3}}") {
 		t.Errorf("last winners %v, summary %q", st.LastWinners, st.Summary)
 	}
 }
@@ -377,7 +377,7 @@ func TestThreePlayersShareMatch(t *testing.T) {
 		{Type: "match_won", Players: []int64{2}, Amount: 1},
 		{Type: "match_lost", Players: []int64{1, 3}, Amount: 1},
 	})
-	if got := line(t, one, "Würfel Spieler 3 von 4 auf 5"); got != "= 5" {
+	if got := line(t, one, "Würfel {{player:3}} von 4 auf 5"); got != "= 5" {
 		t.Errorf("player 3's die line %s", got)
 	}
 	if die(t, stateOf(t, one), 3) != 0 {
@@ -468,7 +468,7 @@ func TestSittingOut(t *testing.T) {
 	if !slices.Equal(res.Winners, []int64{5, 3}) {
 		t.Errorf("winners %v, want [5 3] in seating order", res.Winners)
 	}
-	if got := line(t, res, "Summe Spieler 3/5 (Trumpf)"); got != "= 102" {
+	if got := line(t, res, "Summe {{player:3}}/{{player:5}} (Trumpf)"); got != "= 102" {
 		t.Errorf("3/5 total %s", got)
 	}
 	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(`{"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)})
@@ -660,19 +660,19 @@ func TestTitle(t *testing.T) {
 		{"worked example A: trump team wins", seated4, nil, `{"dealer":4,"trump_player":1,"trump_suit":"herz",
 			"melds":[{"player":1,"kind":"terz","suit":"herz","top":"koenig"}],
 			"card_points":[{"player":1,"points":92},{"player":2,"points":60}],"last_trick":3}`,
-			"Trumpf Herz, Spieler 1/3 gewinnen"},
+			"Trumpf Herz, {{player:1}}/{{player:3}} gewinnen"},
 		{"worked example B: opponents win against Kontra", seated4, nil, `{"dealer":1,"trump_player":2,"trump_suit":"pik","kontra":true,"bella":4,
 			"card_points":[{"player":2,"points":70},{"player":1,"points":82}],"last_trick":1}`,
-			"Trumpf Pik, Spieler 1/3 gewinnen, Kontra"},
+			"Trumpf Pik, {{player:1}}/{{player:3}} gewinnen, Kontra"},
 		{"2 players: trump player wins", seated2, nil,
 			`{"dealer":2,"trump_player":1,"trump_suit":"karo","card_points":[{"player":1,"points":72},{"player":2,"points":80}],"last_trick":1}`,
-			"Trumpf Karo, Spieler 1 gewinnt"},
+			"Trumpf Karo, {{player:1}} gewinnt"},
 		{"3 players: both opponents win", seated3, nil,
 			`{"dealer":1,"trump_player":2,"trump_suit":"kreuz","card_points":[{"player":1,"points":20},{"player":2,"points":60},{"player":3,"points":72}],"last_trick":2,"kontra":true}`,
-			"Trumpf Kreuz, Spieler 1 und 3 gewinnen, Kontra"},
+			"Trumpf Kreuz, {{player:1}} und {{player:3}} gewinnen, Kontra"},
 		{"Re and Orgi", seated2, orgi,
 			`{"dealer":2,"trump_player":1,"trump_suit":"pik","orgi":true,"kontra":true,"re":true,"card_points":[{"player":1,"points":60},{"player":2,"points":92}],"last_trick":2}`,
-			"Trumpf Pik, Spieler 2 gewinnt, Re, Orgi"},
+			"Trumpf Pik, {{player:2}} gewinnt, Re, Orgi"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -121,7 +121,7 @@ func (g *game) playMatch(st *State, out outcome, r Rules) played {
 		p.events = append(p.events, g.finish(st, idx, won)...)
 	}
 	st.NextDealer = g.nextDealer(out, r)
-	st.Summary = g.summary(*st)
+	st.Summary = st.summary(0)
 	return p
 }
 
@@ -213,18 +213,43 @@ func (g *game) nextDealer(out outcome, r Rules) int64 {
 	return g.players[(d+1)%n]
 }
 
-func (g *game) summary(st State) string {
-	dice := make([]string, len(st.Sides))
-	for i, s := range st.Sides {
-		dice[i] = fmt.Sprintf("%s auf %d", sideName(s.Players), s.Die)
-	}
-	hands := fmt.Sprintf("%d Spielen", st.Hands)
-	if st.Hands == 1 {
-		hands = "1 Spiel"
-	}
-	text := fmt.Sprintf("Partie %d nach %s: %s", st.Match, hands, strings.Join(dice, ", "))
-	if st.Hands == 0 && len(st.LastWinners) > 0 {
+// summary is the state in one German line for people; abandoned is the
+// number of the match under way that the next hand abandons, which only a
+// preview foresees (0: none).
+func (st State) summary(abandoned int) string {
+	var text string
+	switch {
+	case len(st.Sides) == 0:
+		text = fmt.Sprintf("Partie %d, noch kein Spiel", st.Match)
+	case abandoned > 0:
+		text = fmt.Sprintf("Partie %d endet ohne Sieger, es spielen andere Seiten; Partie %d: %s, alle Würfel auf 0", abandoned, st.Match, sidesAgainst(st.Sides))
+	case st.Hands == 0 && len(st.LastWinners) > 0:
 		text = fmt.Sprintf("Partie %d gewonnen von %s; Partie %d beginnt, alle Würfel auf 0", st.Match-1, sideName(st.LastWinners), st.Match)
+	case st.Hands == 0:
+		text = fmt.Sprintf("Partie %d: %s, alle Würfel auf 0", st.Match, sidesAgainst(st.Sides))
+	default:
+		dice := make([]string, len(st.Sides))
+		for i, s := range st.Sides {
+			dice[i] = fmt.Sprintf("%s auf %d", sideName(s.Players), s.Die)
+		}
+		hands := fmt.Sprintf("%d Spielen", st.Hands)
+		if st.Hands == 1 {
+			hands = "1 Spiel"
+		}
+		text = fmt.Sprintf("Partie %d nach %s: %s", st.Match, hands, strings.Join(dice, ", "))
 	}
-	return text + fmt.Sprintf("; nächster Geber Spieler %d", st.NextDealer)
+	if st.NextDealer != 0 {
+		text += "; nächster Geber " + score.PlayerRef(st.NextDealer)
+	}
+	return text
+}
+
+// sidesAgainst names the sides of a match: "{{player:1}}/{{player:3}}
+// gegen {{player:2}}/{{player:4}}".
+func sidesAgainst(sides []SideState) string {
+	names := make([]string, len(sides))
+	for i, s := range sides {
+		names[i] = sideName(s.Players)
+	}
+	return strings.Join(names, " gegen ")
 }

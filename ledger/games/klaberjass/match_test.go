@@ -120,10 +120,10 @@ func TestOpenAPIExample(t *testing.T) {
 		t.Fatal("openapi.yaml does not carry exampleFacts as the Facts example")
 	}
 	res := play(t, seated4, nil, nil, exampleFacts)
-	if got := line(t, res, "Summe Spieler 1/3 (Trumpf)"); got != "= 142" {
+	if got := line(t, res, "Summe {{player:1}}/{{player:3}} (Trumpf)"); got != "= 142" {
 		t.Errorf("example total %s, want 142", got)
 	}
-	if got := line(t, res, "Würfel Spieler 1/3 von 0 auf 2"); got != "= 2" {
+	if got := line(t, res, "Würfel {{player:1}}/{{player:3}} von 0 auf 2"); got != "= 2" {
 		t.Errorf("example die %s", got)
 	}
 	for _, name := range []string{"KlaberjassFacts:", "KlaberjassOptions:", "KlaberjassState:"} {

@@ -295,7 +295,7 @@ func (g *game) addCardPoints(sp []SidePoints) error {
 		}
 		s := g.side(e.Player)
 		if given[s] != 0 {
-			return score.Invalid(field+".player", "%s already has card points in facts.card_points[%d]", sideName(g.sides[s]), given[s]-1)
+			return score.Invalid(field+".player", "%s already has card points in facts.card_points[%d]", sideIDs(g.sides[s]), given[s]-1)
 		}
 		given[s] = i + 1
 		if e.Points < 0 || e.Points > cardPointsTotal {
@@ -316,16 +316,26 @@ func (g *game) addCardPoints(sp []SidePoints) error {
 func (g *game) sideList() string {
 	names := make([]string, len(g.sides))
 	for i, s := range g.sides {
-		names[i] = sideName(s)
+		names[i] = sideIDs(s)
 	}
 	return strings.Join(names, ", ")
 }
 
-// sideName names a side as on paper: "Spieler 1/3".
-func sideName(players []int64) string {
+// sideIDs names a side by its players' ids, for a refusal: "Spieler 1/3".
+func sideIDs(players []int64) string {
 	parts := make([]string, len(players))
 	for i, id := range players {
 		parts[i] = fmt.Sprint(id)
 	}
 	return "Spieler " + strings.Join(parts, "/")
+}
+
+// sideName names a side as on paper, its players' names by references:
+// "Anna/Clara".
+func sideName(players []int64) string {
+	parts := make([]string, len(players))
+	for i, id := range players {
+		parts[i] = score.PlayerRef(id)
+	}
+	return strings.Join(parts, "/")
 }

@@ -6,7 +6,8 @@
 // the bowl is doubled once per Bolzenschuss, and the winners share it in
 // equal, exact parts. Stallgeruch is settled between Spieler and Mitspieler
 // only. Every hand sums to zero. The table carries nothing from hand to
-// hand; the state only holds a summary of the last hand.
+// hand; the state only holds a summary of the last hand, which is also
+// what Engine.Preview shows before a session's next hand.
 //
 // Decisions where the rules are silent:
 //   - A table may seat more players than the hand has; facts.players names

@@ -408,7 +408,7 @@ func TestWildeSauerei(t *testing.T) {
 		if !slices.Equal(res.Winners, []int64{1, 3}) {
 			t.Errorf("winners %v, want [1 3]", res.Winners)
 		}
-		if !strings.HasPrefix(res.Lines[0].Label, "Wilde Sauerei (Spieler 1, Mitspieler 3)") {
+		if !strings.HasPrefix(res.Lines[0].Label, "Wilde Sauerei (Spieler {{player:1}}, Mitspieler {{player:3}})") {
 			t.Errorf("headline %q", res.Lines[0].Label)
 		}
 	})
@@ -555,9 +555,9 @@ func TestTitle(t *testing.T) {
 		{"Dreihaxer ohne Trog", threeHand(`"trog":"ohne","open_augen":10`, "61", 85, 7, `{"holder":1,"count":2}`),
 			"Dreihaxer ohne Trog: Eichel-Keiler auf 61 gewonnen"},
 		{"Wilde Sauerei won", wild(`"laufende":{"holder":2,"count":2}`, "1:55/3", "2:35/2", "3:10/1", "4:20/2"),
-			"Wilde Sauerei von Spieler 1/3 gewonnen"},
+			"Wilde Sauerei von {{player:1}}/{{player:3}} gewonnen"},
 		{"Wilde Sauerei lost", wild(`"laufende":{"holder":2,"count":1}`, "1:50/3", "2:40/2", "3:10/1", "4:20/2"),
-			"Wilde Sauerei von Spieler 1/3 verloren"},
+			"Wilde Sauerei von {{player:1}}/{{player:3}} verloren"},
 		{"Wilde Sauerei tie", wild(`"laufende":{"holder":2,"count":3}`, "1:40/3", "2:40/3", "3:10/1", "4:30/1"),
 			"Wilde Sauerei: Gleichstand, kein Schlachtfest"},
 	}

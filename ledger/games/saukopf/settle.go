@@ -262,7 +262,7 @@ func (g *game) headline(title string, won bool) score.Line {
 // Wilde Sauerei has no bid and names the party the count made.
 func (g *game) sheetTitle(won bool) string {
 	if g.wild {
-		return fmt.Sprintf("Wilde Sauerei von Spieler %d/%d %s", g.spieler, g.mitspieler, outcome(won))
+		return fmt.Sprintf("Wilde Sauerei von %s/%s %s", score.PlayerRef(g.spieler), score.PlayerRef(g.mitspieler), outcome(won))
 	}
 	var name string
 	switch g.contract {
@@ -313,9 +313,9 @@ func (g *game) title() string {
 		name = "Dreihaxer " + g.trog + " Trog: " + name
 	}
 	if g.hasMit {
-		return fmt.Sprintf("%s (Spieler %d, Mitspieler %d)", name, g.spieler, g.mitspieler)
+		return fmt.Sprintf("%s (Spieler %s, Mitspieler %s)", name, score.PlayerRef(g.spieler), score.PlayerRef(g.mitspieler))
 	}
-	return fmt.Sprintf("%s (Spieler %d)", name, g.spieler)
+	return fmt.Sprintf("%s (Spieler %s)", name, score.PlayerRef(g.spieler))
 }
 
 func (g *game) sauereiName() string {

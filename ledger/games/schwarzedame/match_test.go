@@ -66,7 +66,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 		t.Errorf("hand 1: events %v, want none", res.Events)
 	}
 	wantState(t, 1, st, 1, 1, 2, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13}, map[int64]int{})
-	if st.Summary != "Partie 1: 1 von 3 Spielen gespielt" {
+	if st.Summary != "Partie 1: 1 von 3 Spielen gespielt; Stand: {{player:1}} +20, {{player:2}} -10, {{player:3}} +3, {{player:4}} -13" {
 		t.Errorf("hand 1: summary %q", st.Summary)
 	}
 
@@ -75,7 +75,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 		t.Errorf("hand 2: events %v, want none", res.Events)
 	}
 	wantState(t, 2, st, 1, 2, 1, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13}, map[int64]int{})
-	if st.Summary != "Partie 1: 2 von 3 Spielen gespielt" {
+	if st.Summary != "Partie 1: 2 von 3 Spielen gespielt; Stand: {{player:1}} +20, {{player:2}} -10, {{player:3}} +3, {{player:4}} -13" {
 		t.Errorf("hand 2: summary %q", st.Summary)
 	}
 
@@ -86,14 +86,14 @@ func TestMatchOfThreeHands(t *testing.T) {
 		t.Fatalf("hand 3: events %v, want one match_won", res.Events)
 	}
 	ev := res.Events[0]
-	if ev.Type != "match_won" || !slices.Equal(ev.Players, []int64{nord}) || ev.Text != "Partie 1 gewonnen von Spieler 1" {
-		t.Errorf("hand 3: event %+v, want match_won by [1], \"Partie 1 gewonnen von Spieler 1\"", ev)
+	if ev.Type != "match_won" || !slices.Equal(ev.Players, []int64{nord}) || ev.Text != "Partie 1 gewonnen von {{player:1}}" {
+		t.Errorf("hand 3: event %+v, want match_won by [1], \"Partie 1 gewonnen von {{player:1}}\"", ev)
 	}
 	wantState(t, 3, st, 2, 0, 3, map[int64]int64{}, map[int64]int{nord: 1})
 	if !slices.Equal(st.LastWinners, []int64{nord}) {
 		t.Errorf("hand 3: last winners %v, want [1]", st.LastWinners)
 	}
-	if st.Summary != "Partie 2: 0 von 3 Spielen gespielt" {
+	if st.Summary != "Partie 1 gewonnen von {{player:1}}; Partie 2: 0 von 3 Spielen gespielt" {
 		t.Errorf("hand 3: summary %q", st.Summary)
 	}
 	// The stored state has an empty balance object, not null.
@@ -120,7 +120,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 		{Player: west},
 	}})
 	res, st = tb.play(exampleB())
-	if len(res.Events) != 1 || !slices.Equal(res.Events[0].Players, []int64{sued}) || res.Events[0].Text != "Partie 2 gewonnen von Spieler 3" {
+	if len(res.Events) != 1 || !slices.Equal(res.Events[0].Players, []int64{sued}) || res.Events[0].Text != "Partie 2 gewonnen von {{player:3}}" {
 		t.Errorf("match 2: events %+v, want won by S", res.Events)
 	}
 	wantState(t, 6, st, 3, 0, 3, map[int64]int64{}, map[int64]int{nord: 1, sued: 1})
@@ -136,7 +136,7 @@ func TestMatchTieSharesTheWin(t *testing.T) {
 	if ev.Type != "match_won" || !slices.Equal(ev.Players, []int64{nord, sued}) {
 		t.Errorf("event %+v, want match_won shared by [1 3]", ev)
 	}
-	if ev.Text != "Partie 1 gewonnen von Spieler 1 und Spieler 3" {
+	if ev.Text != "Partie 1 gewonnen von {{player:1}} und {{player:3}}" {
 		t.Errorf("event text %q", ev.Text)
 	}
 	wantState(t, 1, st, 2, 0, 1, map[int64]int64{}, map[int64]int{nord: 1, sued: 1})
@@ -199,7 +199,7 @@ func TestHandsPerMatchLoweredMidMatch(t *testing.T) {
 	tb := newTable(t, "")
 	tb.play(exampleA())
 	_, st := tb.play(exampleA())
-	if st.HandsLeft != 6 || st.Summary != "Partie 1: 2 von 8 Spielen gespielt" {
+	if st.HandsLeft != 6 || st.Summary != "Partie 1: 2 von 8 Spielen gespielt; Stand: {{player:1}} +40, {{player:2}} -20, {{player:3}} +6, {{player:4}} -26" {
 		t.Errorf("after 2 of 8: left %d, summary %q", st.HandsLeft, st.Summary)
 	}
 	tb.rules = gamestest.MustRules(t, Engine{}, "", `{"hands_per_match":2}`)

@@ -2,7 +2,8 @@
 // in this package reads it: four players, 13 tricks worth +10
 // each, penalty cards worth 130 (Herz 2..10 face value, Bube 11, Dame 12,
 // König 13, Ass 14, Pik-Dame 26), so every hand sums to zero. The table
-// remembers the current match of `hands_per_match` hands (default 8).
+// remembers the current match of `hands_per_match` hands (default 8), and
+// Engine.Preview shows it as a session's next hand finds it.
 //
 // Decisions where the rules are silent:
 //   - A table may seat more than four; the hand names its four players and
@@ -137,9 +138,9 @@ type State struct {
 
 // Score validates and scores one hand.
 func (Engine) Score(h score.Hand) (score.Result, error) {
-	var rules Rules
-	if err := json.Unmarshal(h.Rules, &rules); err != nil || rules.HandsPerMatch < 1 {
-		return score.Result{}, score.Invalid("rules", "not a schwarze_dame rule set")
+	rules, err := decodeRules(h.Rules)
+	if err != nil {
+		return score.Result{}, err
 	}
 	var f Facts
 	if err := score.DecodeStrict("facts", h.Facts, &f); err != nil {
@@ -191,7 +192,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		}
 		res.Events = append(res.Events, score.Event{
 			Type:    score.EventMatchWon,
-			Text:    fmt.Sprintf("Partie %d gewonnen von %s", st.Match, joinIDs(winners)),
+			Text:    fmt.Sprintf("Partie %d gewonnen von %s", st.Match, score.PlayerList(winners)),
 			Players: winners,
 		})
 		st.LastWinners = winners
@@ -200,8 +201,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 		st.Balance = map[int64]int64{}
 	}
 	res.Stats = handStats(f, winners, h.Seated)
-	st.HandsLeft = rules.HandsPerMatch - st.HandsPlayed
-	st.Summary = fmt.Sprintf("Partie %d: %d von %d Spielen gespielt", st.Match, st.HandsPlayed, rules.HandsPerMatch)
+	st.finish(rules, h.Seated)
 	res.State, err = json.Marshal(st)
 	if err != nil {
 		return score.Result{}, err
@@ -291,7 +291,7 @@ func validate(f Facts, seated []int64) error {
 func title(f Facts, pts map[int64]int64) string {
 	for _, p := range f.Players {
 		if p.Tricks == tricksPerHand {
-			return fmt.Sprintf("Spieler %d macht alle Stiche, alle 0", p.Player)
+			return score.PlayerRef(p.Player) + " macht alle Stiche, alle 0"
 		}
 	}
 	best, worst := extremes(pts)
@@ -303,7 +303,7 @@ func title(f Facts, pts map[int64]int64) string {
 	}
 	for _, p := range f.Players {
 		if p.PikDame {
-			return t + fmt.Sprintf(", Spieler %d hat die Pik-Dame", p.Player)
+			return t + ", " + score.PlayerRef(p.Player) + " hat die Pik-Dame"
 		}
 	}
 	if pts[worst[0]] < 0 {
@@ -334,16 +334,13 @@ func extremes(pts map[int64]int64) (best, worst []int64) {
 	return best, worst
 }
 
-// ranked is "Spieler 1 gewinnt" or "Spieler 1 und 3 gewinnen".
+// ranked is "Anna gewinnt" or "Anna und Clara gewinnen", with player
+// references for the names.
 func ranked(ids []int64, one, many string) string {
 	if len(ids) == 1 {
-		return fmt.Sprintf("Spieler %d %s", ids[0], one)
+		return score.PlayerRef(ids[0]) + " " + one
 	}
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprint(id)
-	}
-	return fmt.Sprintf("Spieler %s und %s %s", strings.Join(parts[:len(parts)-1], ", "), parts[len(parts)-1], many)
+	return score.PlayerList(ids) + " " + many
 }
 
 func tricksLabel(n int) string {
@@ -398,6 +395,73 @@ func heartName(r int) string {
 	return fmt.Sprintf("Herz %d", r)
 }
 
+func decodeRules(raw json.RawMessage) (Rules, error) {
+	var r Rules
+	if err := json.Unmarshal(raw, &r); err != nil || r.HandsPerMatch < 1 {
+		return Rules{}, score.Invalid("rules", "not a schwarze_dame rule set")
+	}
+	return r, nil
+}
+
+// finish counts the hands left in the match and writes the summary,
+// naming the players in the order of seated. At least the next hand is
+// left: a match already past a lowered hands_per_match ends with it.
+func (st *State) finish(r Rules, seated []int64) {
+	st.HandsLeft = max(r.HandsPerMatch-st.HandsPlayed, 1)
+	st.Summary = st.summary(r, seated)
+}
+
+// summary is the state in one German line for people: "Partie 1: 2 von 3
+// Spielen gespielt; Stand: {{player:1}} +40, {{player:2}} -20, …", or after
+// a match "Partie 1 gewonnen von {{player:3}}; Partie 2: 0 von 3 Spielen
+// gespielt". The balance lists the players in seating order (those not
+// seated after them, by id).
+func (st *State) summary(r Rules, seated []int64) string {
+	text := fmt.Sprintf("Partie %d: %d von %d Spielen gespielt", st.Match, st.HandsPlayed, r.HandsPerMatch)
+	if st.HandsPlayed == 0 && len(st.LastWinners) > 0 {
+		text = fmt.Sprintf("Partie %d gewonnen von %s; %s", st.Match-1, score.PlayerList(st.LastWinners), text)
+	}
+	if len(st.Balance) == 0 {
+		return text
+	}
+	ids := make([]int64, 0, len(st.Balance))
+	for id := range st.Balance {
+		ids = append(ids, id)
+	}
+	parts := make([]string, 0, len(ids))
+	for _, id := range inSeatingOrder(ids, seated) {
+		b := st.Balance[id]
+		parts = append(parts, fmt.Sprintf("%s %s", score.PlayerRef(id), signed(b)))
+	}
+	return text + "; Stand: " + strings.Join(parts, ", ")
+}
+
+// signed writes a balance with its sign: "+20", "-13", "0".
+func signed(n int64) string {
+	if n == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%+d", n)
+}
+
+// inSeatingOrder sorts ids by seat, those not seated after them by id.
+func inSeatingOrder(ids, seated []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	for _, id := range seated {
+		if slices.Contains(ids, id) {
+			out = append(out, id)
+		}
+	}
+	var rest []int64
+	for _, id := range ids {
+		if !slices.Contains(seated, id) {
+			rest = append(rest, id)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
 func decodeState(raw json.RawMessage) (State, error) {
 	st := State{Match: 1}
 	if len(raw) > 0 && string(raw) != "null" && string(raw) != "{}" {
@@ -430,12 +494,4 @@ func bestBalance(balance map[int64]int64) []int64 {
 	}
 	slices.Sort(best)
 	return best
-}
-
-func joinIDs(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = fmt.Sprintf("Spieler %d", id)
-	}
-	return strings.Join(parts, " und ")
 }

@@ -132,13 +132,13 @@ func (f Facts) title() string {
 	var t string
 	switch winner, ok := f.durchmarsch(); {
 	case f.VerstossBy != nil:
-		t = fmt.Sprintf("Verstoß von Spieler %d", *f.VerstossBy)
+		t = "Verstoß von " + score.PlayerRef(*f.VerstossBy)
 	case ok:
-		t = fmt.Sprintf("Durchmarsch von Spieler %d", winner)
+		t = "Durchmarsch von " + score.PlayerRef(winner)
 	case f.Stock != nil && f.Stock.PikDame:
 		return "Sau im Stock, kein Verlierer"
 	default:
-		t = fmt.Sprintf("Spieler %d hat die Sau", f.sauHolder())
+		t = score.PlayerRef(f.sauHolder()) + " hat die Sau"
 	}
 	if n := len(f.Doublings); n > 0 {
 		t += ", " + f.Doublings[n-1].Call

@@ -7,7 +7,9 @@
 // player took a trick; a Durchmarsch gives every other player 120 times the
 // factor. The table remembers each player's tally of minus points across
 // hands and sessions; a tally above threshold_base + the day of the month
-// pays the table's payout and every tally restarts at 0.
+// pays the table's payout and every tally restarts at 0. Engine.Preview
+// shows the tallies against the limit of a session's date before its next
+// hand.
 //
 // Decisions where the rules are silent:
 //   - A session may seat more players than play a hand; the facts name the

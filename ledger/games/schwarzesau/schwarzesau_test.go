@@ -258,19 +258,19 @@ func TestScoreExamples(t *testing.T) {
 
 // titles are the score-sheet titles of scoreCases, by case name.
 var titles = map[string]string{
-	"example A: halved": "Spieler 2 hat die Sau",
-	"example B: x8, loser holds the highest total himself, dealer without trick": "Spieler 1 hat die Sau, Sub",
-	"Hirsch x16 with the dealer doubling, halved":                                "Spieler 2 hat die Sau, Hirsch",
-	"odd total halved keeps the half":                                            "Spieler 2 hat die Sau",
-	"loser holds the highest total himself, not halved":                          "Spieler 1 hat die Sau",
-	"Durchmarsch with Kontra: every other player 120 x 2, the dealer too":        "Durchmarsch von Spieler 1, Kontra",
-	"three players with a Stock trick: still halved":                             "Spieler 2 hat die Sau",
-	"three players: the Stock's higher total does not count":                     "Spieler 2 hat die Sau",
-	"three players: Durchmarsch x4 (x8 is the most with three)":                  "Durchmarsch von Spieler 2, Re",
+	"example A: halved": "{{player:2}} hat die Sau",
+	"example B: x8, loser holds the highest total himself, dealer without trick": "{{player:1}} hat die Sau, Sub",
+	"Hirsch x16 with the dealer doubling, halved":                                "{{player:2}} hat die Sau, Hirsch",
+	"odd total halved keeps the half":                                            "{{player:2}} hat die Sau",
+	"loser holds the highest total himself, not halved":                          "{{player:1}} hat die Sau",
+	"Durchmarsch with Kontra: every other player 120 x 2, the dealer too":        "Durchmarsch von {{player:1}}, Kontra",
+	"three players with a Stock trick: still halved":                             "{{player:2}} hat die Sau",
+	"three players: the Stock's higher total does not count":                     "{{player:2}} hat die Sau",
+	"three players: Durchmarsch x4 (x8 is the most with three)":                  "Durchmarsch von {{player:2}}, Re",
 	"three players: the blind Stock wins the Sau, nobody loses":                  "Sau im Stock, kein Verlierer",
-	"Verstoß: the rule breaker loses instead of the Sau holder":                  "Verstoß von Spieler 3",
-	"Verstoß ends the hand early: sums below 120 and 10, no Sau yet":             "Verstoß von Spieler 1, Kontra",
-	"Verstoß overrides a Durchmarsch":                                            "Verstoß von Spieler 2",
+	"Verstoß: the rule breaker loses instead of the Sau holder":                  "Verstoß von {{player:3}}",
+	"Verstoß ends the hand early: sums below 120 and 10, no Sau yet":             "Verstoß von {{player:1}}, Kontra",
+	"Verstoß overrides a Durchmarsch":                                            "Verstoß von {{player:2}}",
 }
 
 func TestTitle(t *testing.T) {
@@ -333,7 +333,7 @@ func TestFirstHandState(t *testing.T) {
 		if st.Limit != 1509 || st.ToLimit[2] != score.Int(1486) || st.ToLimit[1] != score.Int(1509) {
 			t.Errorf("state %q: limit %d, to_limit %v", initial, st.Limit, st.ToLimit)
 		}
-		want := "Durchgang 1, 1 Spiel; Grenze 1509 (1500 + 9.): Spieler 1 0 (noch 1509), Spieler 2 23 (noch 1486), Spieler 3 0 (noch 1509), Spieler 4 0 (noch 1509)"
+		want := "Durchgang 1, 1 Spiel; Grenze 1509 (1500 + 9.): {{player:1}} 0 (noch 1509), {{player:2}} 23 (noch 1486), {{player:3}} 0 (noch 1509), {{player:4}} 0 (noch 1509)"
 		if st.Summary != want {
 			t.Errorf("summary = %q, want %q", st.Summary, want)
 		}
@@ -403,7 +403,7 @@ func TestThreshold(t *testing.T) {
 
 func TestPayoutTextKitty(t *testing.T) {
 	res := gamestest.MustScore(t, Engine{}, hand(t, mustJSON(t, exampleA), 9, `{"tallies":{"2":"2973/2"}}`))
-	want := "Spieler 2 (1509,5 Minuspunkte) überschreitet die Grenze 1509 (1500 + 9.) und zahlt 5,00 € in die Kasse. Alle Stände beginnen wieder bei 0."
+	want := "{{player:2}} (1509,5 Minuspunkte) überschreitet die Grenze 1509 (1500 + 9.) und zahlt 5,00 € in die Kasse. Alle Stände beginnen wieder bei 0."
 	if res.Events[0].Text != want {
 		t.Errorf("text = %q, want %q", res.Events[0].Text, want)
 	}
@@ -415,7 +415,7 @@ func TestPayoutToPlayers(t *testing.T) {
 	h.Rules = gamestest.MustRules(t, Engine{}, "", `{"payout_target":"players","payout_cents":250}`)
 	res := gamestest.MustScore(t, Engine{}, h)
 	ev := res.Events[0]
-	want := "Spieler 2 (1520 Minuspunkte) und Spieler 3 (1570 Minuspunkte) überschreiten die Grenze 1509 (1500 + 9.) und zahlen je 2,50 € an Spieler 1 und Spieler 4 (geteilt). Alle Stände beginnen wieder bei 0."
+	want := "{{player:2}} (1520 Minuspunkte) und {{player:3}} (1570 Minuspunkte) überschreiten die Grenze 1509 (1500 + 9.) und zahlen je 2,50 € an {{player:1}} und {{player:4}} (geteilt). Alle Stände beginnen wieder bei 0."
 	if ev.Text != want || ev.Amount != 250 || !slices.Equal(ev.Recipients, []int64{1, 4}) {
 		t.Errorf("event = %+v, want text %q, amount 250 and recipients [1 4]", ev, want)
 	}
@@ -477,7 +477,7 @@ func TestTwoSessions(t *testing.T) {
 	if len(events) != 1 {
 		t.Fatalf("events = %v, want exactly one payout", events)
 	}
-	wantText := "Spieler 1 (1505 Minuspunkte) überschreitet die Grenze 1502 (1500 + 2.) und zahlt 5,00 € in die Kasse. Alle Stände beginnen wieder bei 0."
+	wantText := "{{player:1}} (1505 Minuspunkte) überschreitet die Grenze 1502 (1500 + 2.) und zahlt 5,00 € in die Kasse. Alle Stände beginnen wieder bei 0."
 	if ev := events[0]; ev.Type != "payout" || !slices.Equal(ev.Players, []int64{1}) || ev.Amount != 500 || ev.Text != wantText {
 		t.Errorf("payout = %+v", ev)
 	}
@@ -493,8 +493,8 @@ func TestTwoSessions(t *testing.T) {
 	if lp == nil || lp.Session != 11 || lp.Limit != 1502 || lp.Tallies[1] != score.Int(1505) || lp.Target != TargetKitty {
 		t.Errorf("last payout = %+v", lp)
 	}
-	if !strings.Contains(st.Summary, "Spieler 3 20,5 (noch 1481,5)") {
-		t.Errorf("summary = %q, want Spieler 3 20,5 (noch 1481,5)", st.Summary)
+	if !strings.Contains(st.Summary, "{{player:3}} 20,5 (noch 1481,5)") {
+		t.Errorf("summary = %q, want {{player:3}} 20,5 (noch 1481,5)", st.Summary)
 	}
 }
 

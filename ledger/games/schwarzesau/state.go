@@ -125,7 +125,7 @@ func (st *State) settle(r Rules, h score.Hand, handPlayers []int64) (score.Event
 func (p *Payout) text(base int64) string {
 	names := make([]string, len(p.Payers))
 	for i, id := range p.Payers {
-		names[i] = fmt.Sprintf("Spieler %d (%s Minuspunkte)", id, formatPoints(p.Tallies[id]))
+		names[i] = fmt.Sprintf("%s (%s Minuspunkte)", score.PlayerRef(id), formatPoints(p.Tallies[id]))
 	}
 	verb, pays := "überschreitet", "zahlt"
 	if len(p.Payers) > 1 {
@@ -133,18 +133,25 @@ func (p *Payout) text(base int64) string {
 	}
 	to := "in die Kasse"
 	if p.Target == TargetPlayers {
-		to = "an " + joinGerman(playerNames(p.Recipients)) + " (geteilt)"
+		to = "an " + score.PlayerList(p.Recipients) + " (geteilt)"
 	}
 	return fmt.Sprintf("%s %s die Grenze %d (%d + %d.) und %s %s %s. Alle Stände beginnen wieder bei 0.",
-		joinGerman(names), verb, p.Limit, base, p.Date.Day, pays, formatCents(p.Cents), to)
+		score.JoinGerman(names), verb, p.Limit, base, p.Date.Day, pays, formatCents(p.Cents), to)
 }
 
 // finish sets the limit of the hand's date, each player's distance to it
 // and the summary.
 func (st *State) finish(r Rules, h score.Hand) {
+	st.at(r, h.Date, h.Seated)
+}
+
+// at sets the limit of date under rules r, each player's distance to it
+// and the summary, naming the players in the order of seated. A zero date
+// (no session yet) has no day: its limit is threshold_base alone.
+func (st *State) at(r Rules, date score.Date, seated []int64) {
 	st.ThresholdBase = r.ThresholdBase
-	st.Date = h.Date
-	st.Limit = r.ThresholdBase + int64(h.Date.Day)
+	st.Date = date
+	st.Limit = r.ThresholdBase + int64(date.Day)
 	st.ToLimit = make(map[int64]score.Points, len(st.Tallies))
 	ids := make([]int64, 0, len(st.Tallies))
 	for id, t := range st.Tallies {
@@ -152,15 +159,31 @@ func (st *State) finish(r Rules, h score.Hand) {
 		ids = append(ids, id)
 	}
 	parts := make([]string, 0, len(ids))
-	for _, id := range orderPlayers(ids, h.Seated) {
-		parts = append(parts, fmt.Sprintf("Spieler %d %s (noch %s)", id, formatPoints(st.Tallies[id]), formatPoints(st.ToLimit[id])))
+	for _, id := range orderPlayers(ids, seated) {
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", score.PlayerRef(id), formatPoints(st.Tallies[id]), distance(st.ToLimit[id])))
 	}
 	games := "Spiele"
 	if st.Hands == 1 {
 		games = "Spiel"
 	}
-	st.Summary = fmt.Sprintf("Durchgang %d, %d %s; Grenze %d (%d + %d.): %s",
-		st.Round, st.Hands, games, st.Limit, r.ThresholdBase, h.Date.Day, strings.Join(parts, ", "))
+	limit := fmt.Sprintf("Grenze %d (%d + %d.)", st.Limit, r.ThresholdBase, date.Day)
+	if date.Day == 0 {
+		limit = fmt.Sprintf("Grenze %d + Tag des Abends", r.ThresholdBase)
+	}
+	st.Summary = fmt.Sprintf("Durchgang %d, %d %s; %s", st.Round, st.Hands, games, limit)
+	if len(parts) > 0 {
+		st.Summary += ": " + strings.Join(parts, ", ")
+	}
+}
+
+// distance says how far a tally is from the limit: "noch 1481,5", or
+// "18 über der Grenze" for a tally a preview finds above an earlier day's
+// limit (it pays with the next hand).
+func distance(toLimit score.Points) string {
+	if toLimit.Sign() < 0 {
+		return formatPoints(toLimit.Neg()) + " über der Grenze"
+	}
+	return "noch " + formatPoints(toLimit)
 }
 
 // orderPlayers sorts ids by seat, the players not seated after them by id.
@@ -190,22 +213,6 @@ func without(ids, drop []int64) []int64 {
 		}
 	}
 	return out
-}
-
-func playerNames(ids []int64) []string {
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = fmt.Sprintf("Spieler %d", id)
-	}
-	return names
-}
-
-// joinGerman joins "a", "a und b", "a, b und c".
-func joinGerman(parts []string) string {
-	if len(parts) <= 1 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " und " + parts[len(parts)-1]
 }
 
 // formatPoints writes whole points and halves the German way: "23", "22,5".

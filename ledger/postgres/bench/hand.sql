@@ -1,13 +1,13 @@
 -- One hand write of stichbuch, statement for statement, for pgbench: the
--- API's key lookup (api/auth.go, Store.Authenticate), RecordHand's number
--- check before the transaction, and its transaction (ledger/postgres/hand.go,
--- idempotency.go) in the same round trips (pipelines, as pgx's batches):
--- the advisory lock on the Idempotency-Key with the key's lookup; the table
--- row FOR UPDATE with the session; the hand with its entries, both running
--- totals through rat_add and the table's new hand count and state; the
--- statistics, the idempotency row and the change (last); COMMIT. The same
--- tables, indexes, triggers and foreign keys; what the Go service adds on
--- top is HTTP, JSON, validation and scoring.
+-- API's key lookup (api/auth.go, Service.Authenticate), RecordHand's read
+-- of the table, the session and the Idempotency-Key (Store.HandSnapshot,
+-- one pipeline, no lock), and its write (Store.AppendHand): one pipeline,
+-- which PostgreSQL runs as one transaction and commits before it answers:
+-- the compare-and-set on the table's version, the hand with its entries,
+-- statistics rows and Idempotency-Key in one statement, both running totals
+-- through rat_add, and the change (last). The same tables, indexes,
+-- triggers and foreign keys; what the Go service adds on top is HTTP,
+-- JSON, validation and scoring.
 --
 -- Client i records the next hand of table table0 + i (session session0 + i,
 -- players player0 + 4i .. player0 + 4i + 3), which `stichbuch-bench load` set up;
@@ -28,41 +28,51 @@
 SELECT role, secret_hash FROM api_keys
 WHERE club_id = :club AND key_id = :key AND revoked_at IS NULL;
 
--- The number, before any transaction (a phone that lost the race gets its
--- 409 here; a stored Idempotency-Key goes on to its replay).
-SELECT t.hands, EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = :club AND k.key = 'load-pgbench-' || :idem::text)
-FROM tables t WHERE t.club_id = :club AND t.table_id = :tid;
+-- The read the hand is decided from: the table (with its version), the
+-- session and the Idempotency-Key, in one round trip and without a lock
+-- (the service sends three statements in one pipeline; pgbench allows no
+-- \gset inside a pipeline, so here they are one statement).
+SELECT t.game, t.rules, t.hands, t.version,
+       (SELECT s.closed_at IS NULL FROM sessions s WHERE s.club_id = t.club_id AND s.session_id = :sid) AS open,
+       ARRAY(SELECT player_id FROM session_players sp WHERE sp.club_id = t.club_id AND sp.session_id = :sid ORDER BY seat) AS seating,
+       EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = t.club_id AND k.key = 'load-pgbench-' || :idem::text) AS known
+FROM tables t WHERE t.club_id = :club AND t.table_id = :tid \gset t_
 
-BEGIN;
--- The key's claim, one round trip: the lookup runs once the lock is granted.
+-- The write: one pipeline, one transaction.
+\set number :t_hands + 1
 \startpipeline
-SELECT pg_advisory_xact_lock(hashtextextended(:club::bigint::text || ':' || ('load-pgbench-' || :idem::text), 0));
-SELECT request_hash, kind, ref_id FROM idempotency_keys
-WHERE club_id = :club AND key = 'load-pgbench-' || :idem::text;
-\endpipeline
--- The table's lock, then the session and the hand in one pipeline: the
--- service reads the session in the lock's round trip, but pgbench allows no
--- \gset inside a pipeline; the work and the round trips are the same.
-SELECT table_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents, hands + 1 AS number, state, created_at
-FROM tables WHERE club_id = :club AND table_id = :tid FOR UPDATE \gset t_
-
-\startpipeline
-SELECT s.session_id, s.table_id, to_char(s.date, 'YYYY-MM-DD'), s.opened_at, s.closed_at,
-       ARRAY(SELECT player_id FROM session_players sp
-             WHERE sp.club_id = s.club_id AND sp.session_id = s.session_id ORDER BY seat)
-FROM sessions s WHERE s.club_id = :club AND s.session_id = :sid;
+WITH t AS (
+    UPDATE tables SET hands = :number, state = '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}', version = version + 1
+    WHERE club_id = :club AND table_id = :tid AND version = :t_version
+    RETURNING 1
+)
+SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table');
 WITH h AS (
     INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by)
-    VALUES (:club, :tid, :sid, :t_number, :t_game, :t_rules,
-        '{"re": {"augen": 187, "players": [1, 3], "announced": "keine90"}, "game": "normal"}',
-        '{"lines": [{"op": "+", "label": "gewonnen", "value": "1"}, {"op": "+", "label": "keine 90", "value": "1"}, {"op": "+", "label": "keine 60", "value": "1"}, {"op": "+", "label": "keine 90 angesagt (Re)", "value": "1"}, {"op": "x", "label": "Re angesagt", "value": "2"}, {"op": "x", "label": "Bock", "value": "2"}, {"op": "=", "label": "Spielwert", "value": "16"}, {"op": "=", "label": "Re", "value": "16", "player": 1}, {"op": "=", "label": "Kontra", "value": "-16", "player": 2}, {"op": "=", "label": "Re", "value": "16", "player": 3}, {"op": "=", "label": "Kontra", "value": "-16", "player": 4}], "stats": [{"key": "absage_said", "count": 1, "player": 1}, {"key": "absage_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 1}, {"key": "re_said", "count": 1, "player": 1}, {"key": "re_said_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 2}, {"key": "absage_said", "count": 1, "player": 3}, {"key": "absage_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 3}, {"key": "re_said", "count": 1, "player": 3}, {"key": "re_said_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 4}], "title": "Normalspiel, Re gewinnt 187:53", "events": [{"text": "Bockspiel (x2); 1 Bockspiel in dieser Runde übrig", "type": "bock_game"}], "points": [{"player": 1, "points": "16"}, {"player": 2, "points": "-16"}, {"player": 3, "points": "16"}, {"player": 4, "points": "-16"}], "parties": [[1, 3], [2, 4]], "winners": [1, 3]}',
-        '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}',
-        :key)
+    VALUES (:club, :tid, :sid, :number, :t_game, :t_rules, '{"re": {"augen": 187, "players": [1, 3], "announced": "keine90"}, "game": "normal"}', '{"lines": [{"op": "+", "label": "gewonnen", "value": "1"}, {"op": "+", "label": "keine 90", "value": "1"}, {"op": "+", "label": "keine 60", "value": "1"}, {"op": "+", "label": "keine 90 angesagt (Re)", "value": "1"}, {"op": "x", "label": "Re angesagt", "value": "2"}, {"op": "x", "label": "Bock", "value": "2"}, {"op": "=", "label": "Spielwert", "value": "16"}, {"op": "=", "label": "Re", "value": "16", "player": 1}, {"op": "=", "label": "Kontra", "value": "-16", "player": 2}, {"op": "=", "label": "Re", "value": "16", "player": 3}, {"op": "=", "label": "Kontra", "value": "-16", "player": 4}], "stats": [{"key": "absage_said", "count": 1, "player": 1}, {"key": "absage_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 1}, {"key": "re_said", "count": 1, "player": 1}, {"key": "re_said_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 2}, {"key": "absage_said", "count": 1, "player": 3}, {"key": "absage_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 3}, {"key": "re_said", "count": 1, "player": 3}, {"key": "re_said_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 4}], "title": "Normalspiel, Re gewinnt 187:53", "events": [{"text": "Bockspiel (x2); 1 Bockspiel in dieser Runde übrig", "type": "bock_game"}], "points": [{"player": 1, "points": "16"}, {"player": 2, "points": "-16"}, {"player": 3, "points": "16"}, {"player": 4, "points": "-16"}], "parties": [[1, 3], [2, 4]], "winners": [1, 3]}', '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}', :key)
     RETURNING hand_id, recorded_at
 ), e AS (
     INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
     SELECT :club, h.hand_id, :tid, :sid, e.player, e.num, e.den
     FROM h, unnest(ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{1,1,1,1}'::bigint[]) AS e(player, num, den)
+), s AS (
+    INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
+                            num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
+    SELECT :club, h.hand_id, r.player, :sid, :tid, :t_game, current_date, :number, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
+           coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
+    FROM h, unnest(ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{1,1,1,1}'::bigint[], '{1,-1,1,-1}'::smallint[], '{t,t,t,t}'::boolean[], '{f,f,f,f}'::boolean[], '{0,1,0,1}'::smallint[])
+         AS r(player, num, den, outcome, present, sat_out, party)
+    LEFT JOIN LATERAL (
+        SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
+        FROM unnest(ARRAY[:p1, :p1, :p1, :p1, :p1, :p2, :p3, :p3, :p3, :p3, :p3, :p4]::bigint[], '{absage_said,absage_won,bock_game,re_said,re_said_won,bock_game,absage_said,absage_won,bock_game,re_said,re_said_won,bock_game}'::text[], '{1,1,1,1,1,1,1,1,1,1,1,1}'::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
+        WHERE s.player = r.player) k ON true
+), o AS (
+    INSERT INTO stat_open (club_id, session_id, table_id, game, date)
+    SELECT :club, :sid, :tid, :t_game, current_date
+    ON CONFLICT DO NOTHING
+), k AS (
+    INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
+    SELECT :club, 'load-pgbench-' || :idem::text, '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea, 'hand', h.hand_id FROM h
 )
 SELECT hand_id, recorded_at FROM h;
 INSERT INTO table_totals AS t (club_id, table_id, player_id, num, den, hands)
@@ -77,42 +87,8 @@ FROM unnest(ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{
 ON CONFLICT (club_id, session_id, player_id) DO UPDATE
 SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, excluded.den) r),
     hands = t.hands + 1;
-UPDATE tables SET hands = :t_number,
-    state = '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}'
-WHERE club_id = :club AND table_id = :tid;
-\endpipeline
-
--- The rest in one round trip: the hand's statistics (ledger/postgres/stats.go
--- queueStatHands: its stat_hands rows and its open session's stat_open row;
--- the rollups are written once per session, at its settlement), the
--- Idempotency-Key, and the change last: the club's counter is held only
--- through the commit.
-\startpipeline
-INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
-                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
-SELECT :club, currval('hands_hand_id_seq'), r.player, :sid, :tid, :t_game, current_date, :t_number, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
-       coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
-FROM unnest(ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{1,1,1,1}'::bigint[], '{1,-1,1,-1}'::smallint[], '{t,t,t,t}'::boolean[], '{f,f,f,f}'::boolean[], '{0,1,0,1}'::smallint[])
-     AS r(player, num, den, outcome, present, sat_out, party)
-LEFT JOIN LATERAL (
-    SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
-    FROM unnest(ARRAY[:p1, :p1, :p1, :p1, :p1, :p2, :p3, :p3, :p3, :p3, :p3, :p4]::bigint[], '{absage_said,absage_won,bock_game,re_said,re_said_won,bock_game,absage_said,absage_won,bock_game,re_said,re_said_won,bock_game}'::text[], '{1,1,1,1,1,1,1,1,1,1,1,1}'::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
-    WHERE s.player = r.player) k ON true;
-WITH s AS (
-    SELECT closed_at IS NULL AS open FROM sessions WHERE club_id = :club AND session_id = :sid
-), o AS (
-    INSERT INTO stat_open (club_id, session_id, table_id, game, date)
-    SELECT :club, :sid, :tid, :t_game, current_date FROM s WHERE s.open
-    ON CONFLICT DO NOTHING
-)
-SELECT coalesce((SELECT open FROM s), false)
-    OR EXISTS (SELECT 1 FROM stat_open WHERE club_id = :club AND session_id = :sid);
-INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
-VALUES (:club, 'load-pgbench-' || :idem::text,
-    '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea, 'hand', currval('hands_hand_id_seq'));
 WITH c AS (UPDATE clubs SET change_seq = change_seq + 1 WHERE club_id = :club RETURNING change_seq)
 INSERT INTO changes (club_id, seq, kind, table_id, session_id, number, data)
-SELECT :club, c.change_seq, 'hand_recorded', :tid, :sid, :t_number, '{"revision": 1}' FROM c
+SELECT :club, c.change_seq, 'hand_recorded', :tid, :sid, :number, '{"revision": 1}' FROM c
 RETURNING seq, pg_notify('stichbuch_changes', :club::text || ':' || seq);
 \endpipeline
-COMMIT;

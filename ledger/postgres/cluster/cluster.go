@@ -1,8 +1,17 @@
 // Package cluster runs a private PostgreSQL server from the machine's own
 // server binaries: it finds them, creates a cluster in a data directory on
-// first start, serves it on a private Unix socket with no TCP port, and stops
-// it cleanly. As root it runs the server as the unprivileged `postgres` user,
-// because initdb and postgres refuse to run as root.
+// first start, serves it on a private Unix socket with no TCP port,
+// restarts it when it ends unexpectedly, and stops it cleanly. As root it
+// runs the server as the unprivileged `postgres` user, because initdb and
+// postgres refuse to run as root.
+//
+// One process at a time runs a data directory's cluster: it holds the
+// directory's lock (LockFile) for as long as it runs, and the lock file
+// records who it is and where its socket is. Another process either uses
+// that server through the socket, when its holder shares it and the other
+// asks to join (Options.Shared, Options.Join), or gets an InUseError naming
+// the holder. Start never adopts a server another live process runs, and
+// stops one a dead process left behind.
 package cluster
 
 import (
@@ -18,6 +27,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -44,26 +54,89 @@ type Options struct {
 	Ephemeral bool
 	// Logger receives progress messages; nil discards them.
 	Logger *slog.Logger
-	// Getenv looks up PATH; nil uses os.Getenv.
+	// Getenv looks up PATH, XDG_RUNTIME_DIR and TMPDIR; nil uses os.Getenv.
 	Getenv func(string) string
+	// Command names this process in the lock file, for the messages of
+	// other processes, e.g. "stichbuch serve".
+	Command string
+	// Shared lets other processes use the server through its socket while
+	// this process runs it (those that Join).
+	Shared bool
+	// Join makes Start use the server of the process that runs the cluster,
+	// when that process shares it, instead of failing with an InUseError.
+	// A joined Cluster never stops that server.
+	Join bool
 }
 
-// Cluster is a running private PostgreSQL server.
+// Cluster is a running private PostgreSQL server: one this process runs
+// (it holds the lock), or, joined, the one another process shares.
 type Cluster struct {
-	dataDir   string
+	dataDir   string // the data directory, which holds the lock
+	pgData    string // the cluster: dataDir/pg, or dataDir itself (see layout)
 	socketDir string
 	bin       string
 	cred      *syscall.Credential
 	log       *slog.Logger
-	started   bool // false when an already running server was adopted
+	ephemeral bool
+
+	lock   *lock  // nil when joined
+	holder Holder // when joined: the process whose server this is
+
+	mu      sync.Mutex
+	sup     *supervisor // the running server; nil when joined or crashed
+	stopped bool
+	stopErr error
+
 	// Initialized reports whether this start ran initdb.
 	Initialized bool
 }
 
-// Start finds the binaries, initializes the data directory if it is new,
-// and starts the server (or adopts one a crashed run left behind on the
-// same data directory). It returns when the server accepts connections.
+// Start finds the binaries and takes the data directory's lock; under it,
+// it creates the cluster if there is none, stops a server a dead process
+// left running on it, starts the server and supervises it (see
+// restartDelay). It returns when the server accepts connections. When
+// another process holds the lock it returns an *InUseError, or with
+// Options.Join that process's shared server.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
+	c, err := newCluster(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating data directory: %w", err)
+	}
+	if err := c.chown(c.dataDir); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		err := c.own(ctx, opts)
+		var inUse *InUseError
+		if !errors.As(err, &inUse) || !opts.Join || !inUse.Holder.Shared {
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+		if joined, err := c.join(ctx, inUse.Holder); joined || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return c, nil
+		}
+		// The holder's server is not ready, or the holder has just gone.
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w: its PostgreSQL server (state %q) did not become ready within %v", inUse, inUse.Holder.State, readyTimeout)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func newCluster(opts Options) (*Cluster, error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -80,28 +153,101 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{dataDir: dataDir, bin: bin, log: log}
+	c := &Cluster{dataDir: dataDir, bin: bin, log: log, ephemeral: opts.Ephemeral}
 	if c.cred, err = serverCredential(); err != nil {
 		return nil, err
 	}
-	if err := c.prepareDirs(); err != nil {
-		return nil, err
+	return c, nil
+}
+
+// own takes the lock and starts the server, or returns an *InUseError.
+func (c *Cluster) own(ctx context.Context, opts Options) (err error) {
+	l, prev, err := acquireLock(c.dataDir)
+	if errors.Is(err, errLocked) {
+		return c.inUse(ctx)
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, "PG_VERSION")); errors.Is(err, os.ErrNotExist) {
-		if err := c.initdb(ctx, opts.Ephemeral); err != nil {
-			return nil, err
+	if err != nil {
+		return err
+	}
+	c.lock = l
+	defer func() {
+		if err != nil {
+			c.release()
+			c.lock, c.socketDir = nil, ""
 		}
-		c.Initialized = true
+	}()
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
 	}
-	if c.running(ctx) {
-		log.Info("using the PostgreSQL server already running on the data directory (another stichbuch process?)", "data", dataDir)
-		return c, c.waitReady(ctx)
+	command := opts.Command
+	if command == "" {
+		command = filepath.Base(os.Args[0])
 	}
-	if err := c.start(ctx, opts.Ephemeral); err != nil {
-		return nil, err
+	if err := l.update(func(h *Holder) {
+		*h = Holder{PID: os.Getpid(), Command: command, Shared: opts.Shared, State: StateStarting, Since: time.Now().UTC().Truncate(time.Second)}
+	}); err != nil {
+		return err
 	}
-	c.started = true
-	return c, c.waitReady(ctx)
+	if err := c.layout(ctx, opts.Ephemeral); err != nil {
+		return err
+	}
+	if err := c.stopLeftover(ctx, prev); err != nil {
+		return err
+	}
+	if err := c.makeSocketDir(getenv); err != nil {
+		return err
+	}
+	if err := l.update(func(h *Holder) { h.SocketDir = c.socketDir }); err != nil {
+		return err
+	}
+	p, err := c.launch(ctx)
+	if err != nil {
+		return err
+	}
+	c.supervise(p)
+	return l.update(func(h *Holder) { h.State, h.Postmaster = StateReady, p.pid() })
+}
+
+// inUse describes the lock's holder, waiting a moment for a holder that
+// has just taken the lock to record itself.
+func (c *Cluster) inUse(ctx context.Context) error {
+	deadline := time.Now().Add(time.Second)
+	for {
+		h, ok := readHolder(c.dataDir)
+		if ok || time.Now().After(deadline) {
+			if !ok {
+				h = Holder{}
+			}
+			return &InUseError{DataDir: c.dataDir, Holder: h}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// join uses the server of holder h once it is ready; false means not yet.
+func (c *Cluster) join(ctx context.Context, h Holder) (bool, error) {
+	if h.State != StateReady {
+		return false, nil
+	}
+	if _, err := os.Stat(h.SocketDir); err != nil {
+		return false, fmt.Errorf("%q (pid %d) runs the cluster of %s with its socket in %s, which this process cannot reach (%v); "+
+			"a private /tmp, as systemd's PrivateTmp gives a service? Run this command where that process runs", h.Command, h.PID, c.dataDir, h.SocketDir, err)
+	}
+	c.socketDir, c.holder = h.SocketDir, h
+	if err := c.waitReady(ctx, nil); err != nil {
+		c.socketDir, c.holder = "", Holder{}
+		if errors.Is(err, errHolderChanged) {
+			return false, nil // look again: wait for it, or run the cluster
+		}
+		return false, fmt.Errorf("the PostgreSQL server of %q (pid %d): %w", h.Command, h.PID, err)
+	}
+	c.log.Info("using the PostgreSQL server another process runs on the data directory", "command", h.Command, "pid", h.PID, "socket", h.SocketDir)
+	return true, nil
 }
 
 // FindBinaries returns the directory holding initdb, pg_ctl and postgres.
@@ -147,128 +293,113 @@ func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 	return err
 }
 
-// Stop shuts down a server this Cluster started (fast mode: open
-// transactions roll back, committed data is safe). An adopted server, which
-// another stichbuch process may be using, is left running.
+// Stop stops the server this Cluster runs (fast mode: open transactions
+// roll back, committed data is safe; immediate mode after a minute),
+// removes its socket directory and releases the lock. A joined Cluster
+// leaves the other process's server running.
 func (c *Cluster) Stop() error {
-	if !c.started {
+	if c.lock == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	out, err := c.run(ctx, "pg_ctl", "stop", "-D", c.dataDir, "-m", "fast", "-w", "-t", "60")
-	if err != nil {
-		return fmt.Errorf("stopping PostgreSQL: %v: %s", err, out)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.stopped {
+		c.stopped = true
+		c.stopErr = c.release()
 	}
-	if c.socketDir != c.dataDir {
-		os.RemoveAll(c.socketDir)
-	}
-	return nil
+	return c.stopErr
 }
 
-// Crash stops a server this Cluster started as abruptly as a server crash
+// release stops the server and its supervisor, removes the socket
+// directory and releases the lock.
+func (c *Cluster) release() error {
+	var err error
+	c.lock.update(func(h *Holder) { h.State, h.Postmaster = StateDown, 0 })
+	if c.sup != nil {
+		if err = c.sup.halt().shutdown(); err != nil {
+			c.log.Error("stopping PostgreSQL", "err", err)
+		}
+		c.sup = nil
+	}
+	if c.socketDir != "" {
+		os.RemoveAll(c.socketDir) // made by makeSocketDir for this server alone
+	}
+	c.lock.release()
+	return err
+}
+
+// Crash stops the server this Cluster runs as abruptly as a server crash
 // (immediate mode: no checkpoint, every connection cut off, crash recovery
-// at the next Start on the same data directory). It is for tests of crash
-// safety. Afterwards the Cluster no longer owns a running server, so Stop
-// does nothing; start the server again with Start.
+// at the next start) and keeps it down, with the lock held and the socket
+// directory kept, until Restart. It is for tests of crash safety.
 func (c *Cluster) Crash() error {
-	if !c.started {
-		return errors.New("crashing PostgreSQL: this Cluster did not start the server")
+	if c.lock == nil {
+		return errNotOwner
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	out, err := c.run(ctx, "pg_ctl", "stop", "-D", c.dataDir, "-m", "immediate", "-w", "-t", "60")
-	if err != nil {
-		return fmt.Errorf("crashing PostgreSQL: %v: %s", err, out)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sup == nil || c.stopped {
+		return errors.New("crashing PostgreSQL: the server is not running")
 	}
-	c.started = false
-	if c.socketDir != c.dataDir {
-		os.RemoveAll(c.socketDir)
-	}
-	return nil
+	c.sup.halt().kill()
+	c.sup = nil
+	return c.lock.update(func(h *Holder) { h.State, h.Postmaster = StateDown, 0 })
 }
 
-// DataDir returns the cluster's data directory.
+// Restart starts the server again after Crash, on the same socket, and
+// supervises it again.
+func (c *Cluster) Restart(ctx context.Context) error {
+	if c.lock == nil {
+		return errNotOwner
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return errors.New("restarting PostgreSQL: the Cluster was stopped")
+	}
+	if c.sup != nil {
+		return nil
+	}
+	p, err := c.launch(ctx)
+	if err != nil {
+		return err
+	}
+	c.supervise(p)
+	return c.lock.update(func(h *Holder) { h.State, h.Postmaster = StateReady, p.pid() })
+}
+
+// Postmaster returns the server's process id, or 0 while it is down.
+func (c *Cluster) Postmaster() int {
+	if c.lock == nil {
+		h, _ := readHolder(c.dataDir)
+		return h.Postmaster
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sup == nil {
+		return 0
+	}
+	if p := c.sup.current(); !p.exited() {
+		return p.pid()
+	}
+	return 0
+}
+
+// DataDir returns the data directory.
 func (c *Cluster) DataDir() string { return c.dataDir }
 
-func (c *Cluster) prepareDirs() error {
-	if err := os.MkdirAll(c.dataDir, 0o700); err != nil {
-		return fmt.Errorf("creating data directory: %w", err)
-	}
-	c.socketDir = c.dataDir
-	// A Unix socket path is limited to about 107 bytes.
-	if len(c.dataDir)+len("/.s.PGSQL.5432") > 100 {
-		dir, err := os.MkdirTemp("", "stichbuch-pg-")
-		if err != nil {
-			return err
-		}
-		c.socketDir = dir
-	}
-	if c.cred == nil {
-		return nil
-	}
-	for _, dir := range []string{c.dataDir, c.socketDir} {
-		if err := os.Chown(dir, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
-			return fmt.Errorf("handing %s to the postgres user: %w", dir, err)
-		}
-	}
-	return nil
-}
+// SocketDir returns the directory of the server's Unix socket.
+func (c *Cluster) SocketDir() string { return c.socketDir }
 
-func (c *Cluster) initdb(ctx context.Context, ephemeral bool) error {
-	start := time.Now()
-	args := []string{"-D", c.dataDir, "-U", Superuser, "--auth=trust", "-E", "UTF8", "--locale=C"}
-	if ephemeral {
-		args = append(args, "--no-sync")
-	}
-	out, err := c.run(ctx, "initdb", args...)
-	if err != nil {
-		return fmt.Errorf("initdb failed: %v\n%s%s", err, out, c.accessHint())
-	}
-	c.log.Info("created PostgreSQL cluster", "data", c.dataDir, "took", time.Since(start).Round(time.Millisecond))
-	return nil
-}
-
-func (c *Cluster) start(ctx context.Context, ephemeral bool) error {
-	settings := fmt.Sprintf("-c listen_addresses='' -c unix_socket_directories='%s' -c unix_socket_permissions=0700 -c port=%d", c.socketDir, socketPort)
-	if ephemeral {
-		settings += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-	}
-	out, err := c.run(ctx, "pg_ctl", "start", "-D", c.dataDir, "-w", "-t", "120", "-l", filepath.Join(c.dataDir, "server.log"), "-o", settings)
-	if err != nil {
-		logTail, _ := os.ReadFile(filepath.Join(c.dataDir, "server.log"))
-		return fmt.Errorf("starting PostgreSQL: %v\n%s\n%s", err, out, tail(logTail, 2000))
-	}
-	return nil
-}
-
-func (c *Cluster) running(ctx context.Context) bool {
-	if _, err := os.Stat(filepath.Join(c.dataDir, "postmaster.pid")); err != nil {
-		return false
-	}
-	_, err := c.run(ctx, "pg_ctl", "status", "-D", c.dataDir)
-	return err == nil
-}
-
-func (c *Cluster) waitReady(ctx context.Context) error {
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		conn, err := pgx.Connect(ctx, c.ConnString("postgres"))
-		if err == nil {
-			return conn.Close(ctx)
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("PostgreSQL did not accept connections: %w", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+// Joined reports whether this Cluster uses another process's server, and
+// that process.
+func (c *Cluster) Joined() (Holder, bool) { return c.holder, c.lock == nil }
 
 // run executes one of the server binaries, as the postgres user when root.
 func (c *Cluster) run(ctx context.Context, name string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, name), args...)
 	cmd.Dir = "/"
-	cmd.Env = []string{"PATH=" + c.bin + ":/usr/bin:/bin", "LC_ALL=C", "TZ=UTC"}
+	cmd.Env = c.env()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if c.cred != nil {
@@ -276,6 +407,11 @@ func (c *Cluster) run(ctx context.Context, name string, args ...string) ([]byte,
 	}
 	err := cmd.Run()
 	return out.Bytes(), err
+}
+
+// env is the server binaries' environment.
+func (c *Cluster) env() []string {
+	return []string{"PATH=" + c.bin + ":/usr/bin:/bin", "LC_ALL=C", "TZ=UTC"}
 }
 
 func (c *Cluster) accessHint() string {
@@ -308,11 +444,4 @@ func isExecutable(path string) bool {
 func versionOf(binDir string) int {
 	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
 	return v
-}
-
-func tail(b []byte, n int) string {
-	if len(b) > n {
-		b = b[len(b)-n:]
-	}
-	return string(b)
 }

@@ -47,7 +47,7 @@ func run(m *testing.M) int {
 		defer os.RemoveAll(dir)
 		// As root the server runs as the postgres user, who must reach the data directory.
 		os.Chmod(dir, 0o755)
-		c, err := cluster.Start(ctx, cluster.Options{DataDir: dir + "/data", Ephemeral: true})
+		c, err := cluster.Start(ctx, cluster.Options{DataDir: dir + "/data", Ephemeral: true, Command: "go test (pgtest)"})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "pgtest: starting PostgreSQL:", err)
 			return 1

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stichbuch/stichbuch/api/report"
+	"github.com/stichbuch/stichbuch/ledger"
+)
+
+// tournamentRoutes adds the tournament evenings' routes.
+func (s *Server) tournamentRoutes(v1 *echo.Group, read, score echo.MiddlewareFunc) {
+	v1.GET("/tournaments", s.listTournaments, read)
+	v1.POST("/tournaments", s.createTournament, score)
+	v1.GET("/tournaments/:tournamentID", s.getTournament, read)
+	v1.POST("/tournaments/:tournamentID/rounds", s.openRound, score)
+	v1.POST("/tournaments/:tournamentID/rounds/:round/time-up", s.roundTimeUp, score)
+	v1.GET("/tournaments/:tournamentID/ranking", s.tournamentRanking, read)
+	v1.GET("/tournaments/:tournamentID/spielliste", s.spielliste, read)
+}
+
+func (s *Server) listTournaments(c echo.Context) error {
+	list, err := s.svc.ListTournaments(c.Request().Context(), actorOf(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"tournaments": nonNil(list)})
+}
+
+func (s *Server) createTournament(c echo.Context) error {
+	var in struct {
+		Name          string  `json:"name"`
+		Date          string  `json:"date"`
+		HandsPerRound int     `json:"hands_per_round"`
+		Tables        []int64 `json:"tables"`
+	}
+	body, err := decodeBody(c, &in)
+	if err != nil {
+		return err
+	}
+	tr, replayed, err := s.svc.CreateTournament(c.Request().Context(), actorOf(c),
+		ledger.NewTournament{Name: in.Name, Date: in.Date, HandsPerRound: in.HandsPerRound, Tables: in.Tables}, idempotency(c, body))
+	if err != nil {
+		return err
+	}
+	return created(c, replayed, tr)
+}
+
+func (s *Server) getTournament(c echo.Context) error {
+	id, err := pathID(c, "tournamentID")
+	if err != nil {
+		return err
+	}
+	tr, err := s.svc.FindTournament(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, tr)
+}
+
+func (s *Server) openRound(c echo.Context) error {
+	id, err := pathID(c, "tournamentID")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Seatings []struct {
+			Table   int64   `json:"table"`
+			Players []int64 `json:"players"`
+		} `json:"seatings"`
+	}
+	body, err := decodeBody(c, &in)
+	if err != nil {
+		return err
+	}
+	seatings := make([]ledger.RoundSeating, 0, len(in.Seatings))
+	for _, st := range in.Seatings {
+		seatings = append(seatings, ledger.RoundSeating{Table: st.Table, Players: st.Players})
+	}
+	_, replayed, err := s.svc.OpenRound(c.Request().Context(), actorOf(c), id, seatings, idempotency(c, body))
+	if err != nil {
+		return err
+	}
+	// Answer with where every table stands, as GET does.
+	tr, err := s.svc.FindTournament(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return created(c, replayed, tr)
+}
+
+func (s *Server) roundTimeUp(c echo.Context) error {
+	id, err := pathID(c, "tournamentID")
+	if err != nil {
+		return err
+	}
+	round, err := pathID(c, "round")
+	if err != nil {
+		return err
+	}
+	if _, err := s.svc.RoundTimeUp(c.Request().Context(), actorOf(c), id, int(round)); err != nil {
+		return err
+	}
+	tr, err := s.svc.FindTournament(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, tr)
+}
+
+func (s *Server) tournamentRanking(c echo.Context) error {
+	id, err := pathID(c, "tournamentID")
+	if err != nil {
+		return err
+	}
+	format, err := reportFormat(c)
+	if err != nil {
+		return err
+	}
+	rk, err := s.svc.Ranking(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	if format == "html" {
+		return render(c, "text/html; charset=utf-8", func(b *bytes.Buffer) error { return report.RankingHTML(b, rk) })
+	}
+	return writeJSON(c, http.StatusOK, rk)
+}
+
+func (s *Server) spielliste(c echo.Context) error {
+	id, err := pathID(c, "tournamentID")
+	if err != nil {
+		return err
+	}
+	table, err := queryInt(c, "table", 0)
+	if err != nil {
+		return err
+	}
+	round, err := queryInt(c, "round", 0)
+	if err != nil {
+		return err
+	}
+	lists, err := s.svc.Spiellisten(c.Request().Context(), actorOf(c), id, table, int(round))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"spiellisten": lists})
+}

@@ -1,0 +1,81 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// NextHand is the table's state as the next hand will find it: the
+// engine's preview from the table's rules and state, with the seating,
+// id and date of sess when it is given (the table's open session), so a
+// new seating shows who deals and sits out before the first hand. It
+// changes nothing.
+func NextHand(t Table, sess *Session) (json.RawMessage, error) {
+	e, err := Engine("game", t.Game)
+	if err != nil {
+		return nil, err
+	}
+	h := score.Hand{Rules: t.Rules, State: t.State}
+	if sess != nil {
+		date, err := ParseDate("date", sess.Date)
+		if err != nil {
+			return nil, err
+		}
+		h.Seated, h.Session, h.Date = sess.Seating, sess.ID, date
+	}
+	preview, err := e.Preview(h)
+	if err != nil {
+		return nil, Errorf(EINTERNAL, "the %s engine cannot preview table %d: %v", t.Game, t.ID, err)
+	}
+	return preview, nil
+}
+
+// withNextHand fills in a table's open session and next hand, and a new
+// table's state (its next hand), texts with names. open is the table's
+// open session, nil if none.
+func withNextHand(t Table, open *Session, n Names) (Table, error) {
+	if open != nil {
+		t.OpenSessionID = &open.ID
+	}
+	next, err := NextHand(t, open)
+	if err != nil {
+		return t, err
+	}
+	t.NextHand = n.State(next)
+	if len(t.State) == 0 || string(t.State) == "{}" {
+		t.State = t.NextHand
+	} else {
+		t.State = n.State(t.State)
+	}
+	return t, nil
+}
+
+// sessionNextHand fills in an open session's next hand, texts with names.
+func sessionNextHand(t Table, sess Session, n Names) (Session, error) {
+	if !sess.Open() {
+		return sess, nil
+	}
+	next, err := NextHand(t, &sess)
+	if err != nil {
+		return sess, err
+	}
+	sess.NextHand = n.State(next)
+	return sess, nil
+}
+
+// openSessions returns the club's open sessions by table (of one table
+// when tableID > 0).
+func (s *Service) openSessions(ctx context.Context, clubID, tableID int64) (map[int64]*Session, error) {
+	open := true
+	list, err := s.Tables.ListSessions(ctx, clubID, SessionFilter{TableID: tableID, Open: &open})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]*Session, len(list))
+	for i := range list {
+		out[list[i].TableID] = &list[i]
+	}
+	return out, nil
+}
