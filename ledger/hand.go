@@ -74,7 +74,7 @@ func ScoreHand(t Table, s Session, facts json.RawMessage) (score.Result, error) 
 		Seated:  s.Seating,
 		Session: s.ID,
 		Date:    date,
-		Rules:   t.Rules,
+		Rules:   s.Terms.Rules,
 		State:   t.State,
 		Facts:   facts,
 	})

@@ -167,7 +167,7 @@ func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSea
 			return round, &Error{Code: ECONFLICT, Message: fmt.Sprintf("%s hat noch die offene Sitzung %d; schließe sie zuerst", t.Name, open),
 				Extra: map[string]any{"open_session": open}}
 		}
-		sess, err := tx.InsertSession(ctx, st.Table, tr.Date, st.Players)
+		sess, err := tx.InsertSession(ctx, st.Table, tr.Date, st.Players, t.Terms())
 		if err != nil {
 			return round, err
 		}
