@@ -148,6 +148,14 @@ func (t Table) Terms() Terms {
 	return Terms{Rules: t.Rules, Stake: t.Stake, SettleMode: t.SettleMode, MatchLossCents: t.MatchLossCents}
 }
 
+// Under returns the table as an evening played under terms sees it: its
+// rule set, stake, settle mode and match price are the terms', whatever
+// the table's current settings are.
+func (t Table) Under(terms Terms) Table {
+	t.Rules, t.Stake, t.SettleMode, t.MatchLossCents = terms.Rules, terms.Stake, terms.SettleMode, terms.MatchLossCents
+	return t
+}
+
 // Open reports whether hands may still be recorded in the session.
 func (s Session) Open() bool { return s.ClosedAt == nil }
 
