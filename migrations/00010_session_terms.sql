@@ -1,6 +1,5 @@
--- A table's settings may change (PATCH /v1/tables/{id}), from the next
--- evening on: an evening is played and settled under the settings it
--- opened with. A session keeps them: the resolved rule set its hands are
+-- A table's settings are to change from its next evening on: an evening
+-- is played and settled under the settings it opened with. A session keeps them: the resolved rule set its hands are
 -- scored under, the stake, the settle-up mode and a lost match's price.
 -- Until now a table's settings never changed, so every existing session
 -- was played under its table's.

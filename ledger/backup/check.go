@@ -138,6 +138,9 @@ func (im *importer) takeSession(s Session) error {
 	if err := ledger.CheckSeating("seating", s.Seating); err != nil {
 		return im.within("session", err)
 	}
+	if err := ledger.CheckTerms(tr.t.Game, s.Terms.ledger()); err != nil {
+		return im.within("session.terms", err)
+	}
 	for _, id := range s.Seating {
 		if err := im.player("session.seating", &id); err != nil {
 			return err

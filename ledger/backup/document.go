@@ -18,10 +18,13 @@
 // # What an import trusts
 //
 // Nothing it can re-derive. Every name, note, time zone, stake, rule set
-// and booking passes the API's own validation; every hand re-scores under
-// the rule set its table's preset and options resolve to; every settlement
-// version and its transfers re-compute from the re-scored hands and the
-// payments made before it; the store re-computes every hash of the
+// and booking passes the API's own validation; a table's rule set is the
+// one its preset and options resolve to; a session's terms (ledger.Terms,
+// fixed when it opened) keep the ledger's limits and their rule set is one
+// its table's game resolves (ledger.CheckTerms); every hand re-scores
+// under its session's rule set; every settlement version and its
+// transfers re-compute, with its session's stake, settle mode and match
+// price, from the re-scored hands and the payments made before it; the store re-computes every hash of the
 // tamper-evidence chain. A tournament passes the API's own validation,
 // over tables of the document that play by the TSR, and each of its
 // rounds names a session per table, at that table, on the tournament's
@@ -42,6 +45,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -108,10 +112,11 @@ type Key struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// Player is a player of the club.
+// Player is a player of the club; a retired one stays in the history.
 type Player struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
+	Retired   bool      `json:"retired"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
@@ -132,7 +137,11 @@ type Table struct {
 	CreatedAt      time.Time       `json:"created_at"`
 }
 
-// Session is an evening at a table with its seating order.
+// Session is an evening at a table with its seating order and the terms
+// it is played and settled under, fixed when it opened: its hands
+// re-score under its rule set and its settlement versions re-compute with
+// its stake, settle mode and match price, whatever its table's settings
+// are now.
 type Session struct {
 	ID       int64      `json:"id"`
 	TableID  int64      `json:"table_id"`
@@ -140,13 +149,29 @@ type Session struct {
 	Seating  []int64    `json:"seating"`
 	OpenedAt time.Time  `json:"opened_at"`
 	ClosedAt *time.Time `json:"closed_at"`
+	Terms    Terms      `json:"terms"`
+}
+
+// Terms are a session's terms (ledger.Terms): the resolved rule set, the
+// stake, the settle mode and what each loser of a Klaberjass match pays.
+type Terms struct {
+	Rules          json.RawMessage `json:"rules"`
+	Stake          score.Points    `json:"stake_cents_per_point"`
+	SettleMode     string          `json:"settle_mode"`
+	MatchLossCents int64           `json:"match_loss_cents"`
+}
+
+// ledger returns the terms as the ledger has them.
+func (t Terms) ledger() ledger.Terms {
+	return ledger.Terms{Rules: t.Rules, Stake: t.Stake, SettleMode: ledger.SettleMode(t.SettleMode), MatchLossCents: t.MatchLossCents}
 }
 
 // Hand is a hand as recorded (its revision 1): the facts, the result
 // (points, lines, events, winners …), the table's state after it, who
 // recorded it when, and its tamper-evidence hash (hex), which the
-// importing database must compute to the same value. Its game and rule
-// set are its table's. The revisions corrections appended follow it.
+// importing database must compute to the same value. Its game is its
+// table's, its rule set its session's. The revisions corrections appended
+// follow it.
 type Hand struct {
 	ID         int64           `json:"id"`
 	TableID    int64           `json:"table_id"`

@@ -69,8 +69,8 @@ type KeyRow struct {
 	RevokedAt  time.Time
 }
 
-// HandRow is a hand with its table's game and rule set, its revisions in
-// order and the entries its history makes.
+// HandRow is a hand with its table's game and its session's rule set,
+// its revisions in order and the entries its history makes.
 type HandRow struct {
 	Hand
 	Game      string

@@ -47,12 +47,13 @@ func club(t *testing.T, tables, hands int, void bool) []backup.Record {
 	for tbl := int64(1); tbl <= int64(tables); tbl++ {
 		table := &backup.Table{ID: tbl, Name: fmt.Sprintf("Tisch %d", tbl), Game: "schwarze_dame", Preset: "standard",
 			Options: json.RawMessage(`{}`), Rules: rules, Stake: score.Int(1), SettleMode: "transfers", Hands: hands, CreatedAt: at}
-		session := backup.Session{ID: tbl, TableID: tbl, Date: "2026-11-19", Seating: seating, OpenedAt: at}
+		session := backup.Session{ID: tbl, TableID: tbl, Date: "2026-11-19", Seating: seating, OpenedAt: at,
+			Terms: backup.Terms{Rules: rules, Stake: table.Stake, SettleMode: table.SettleMode}}
 		recs = append(recs, backup.Record{Table: table}, backup.Record{Session: &session})
 		state := json.RawMessage(`{}`)
 		for n := 1; n <= hands; n++ {
 			res, err := ledger.ScoreHand(ledger.Table{ID: tbl, Game: "schwarze_dame", Rules: rules, State: state},
-				ledger.Session{ID: tbl, TableID: tbl, Date: session.Date, Seating: seating}, dameFacts)
+				ledger.Session{ID: tbl, TableID: tbl, Date: session.Date, Seating: seating, Terms: ledger.Terms{Rules: rules}}, dameFacts)
 			if err != nil {
 				t.Fatal(err)
 			}

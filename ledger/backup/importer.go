@@ -220,7 +220,7 @@ func (im *importer) closeHand() error {
 		return ledger.Errorf(ledger.EINVALID, "table %d, hand %d: %v", hr.h.TableID, hr.h.Number, err)
 	}
 	im.session.hands = append(im.session.hands, versions)
-	im.batch.Hands = append(im.batch.Hands, HandRow{Hand: hr.h, Game: im.table.t.Game, Rules: im.table.t.Rules,
+	im.batch.Hands = append(im.batch.Hands, HandRow{Hand: hr.h, Game: im.table.t.Game, Rules: im.session.s.Terms.Rules,
 		Revisions: hr.revs, Entries: entries})
 	im.add(1 + len(hr.revs) + len(entries))
 	return nil

@@ -62,7 +62,7 @@ func (hr *handRun) stored() []stored {
 }
 
 // rescore replays hand hr of session s through the table's engine, under
-// the table's rule set, with the session's seating, id and date, and
+// the session's rule set (its terms), with its seating, id and date, and
 // refuses it, naming table and hand, when a version no longer scores or
 // its points or its state after differ from the stored ones:
 //
@@ -155,8 +155,8 @@ func (tr *tableRun) rescoreVersion(h Hand, s Session, v stored, state json.RawMe
 		}
 		return res, nil
 	}
-	res, err = ledger.ScoreHand(ledger.Table{ID: tr.t.ID, Game: tr.t.Game, Rules: tr.t.Rules, State: state},
-		ledger.Session{ID: s.ID, TableID: s.TableID, Date: s.Date, Seating: s.Seating}, v.facts)
+	res, err = ledger.ScoreHand(ledger.Table{ID: tr.t.ID, Game: tr.t.Game, State: state},
+		ledger.Session{ID: s.ID, TableID: s.TableID, Date: s.Date, Seating: s.Seating, Terms: s.Terms.ledger()}, v.facts)
 	if err != nil {
 		return score.Result{}, fmt.Errorf("its facts no longer score: %v", err)
 	}

@@ -121,7 +121,8 @@ func (im *importer) settleInput(sr *sessionRun, counts [][]int, version int, pay
 	t := im.table.t
 	s := sr.s
 	in := ledger.SettleInput{
-		Session: ledger.Session{ID: s.ID, TableID: s.TableID, Date: s.Date, Seating: s.Seating, OpenedAt: s.OpenedAt, ClosedAt: s.ClosedAt},
+		Session: ledger.Session{ID: s.ID, TableID: s.TableID, Date: s.Date, Seating: s.Seating, OpenedAt: s.OpenedAt, ClosedAt: s.ClosedAt,
+			Terms: s.Terms.ledger()},
 		Table: ledger.Table{ID: t.ID, Name: t.Name, Game: t.Game, Preset: t.Preset, Options: t.Options, Rules: t.Rules, Stake: t.Stake,
 			SettleMode: ledger.SettleMode(t.SettleMode), MatchLossCents: t.MatchLossCents},
 		Payments: payments,

@@ -33,7 +33,8 @@ func tournamentClub(t *testing.T) []backup.Record {
 			backup.Record{Table: &backup.Table{ID: tbl, Name: fmt.Sprintf("Tisch %d", tbl), Game: "doppelkopf", Preset: "ddv", Options: options,
 				Rules: rules, Stake: score.Int(0), SettleMode: "transfers", State: json.RawMessage(`{}`), CreatedAt: at}},
 			backup.Record{Session: &backup.Session{ID: tbl, TableID: tbl, Date: "2026-11-19",
-				Seating: []int64{4*tbl - 3, 4*tbl - 2, 4*tbl - 1, 4 * tbl}, OpenedAt: at}})
+				Seating: []int64{4*tbl - 3, 4*tbl - 2, 4*tbl - 1, 4 * tbl}, OpenedAt: at,
+				Terms: backup.Terms{Rules: rules, Stake: score.Int(0), SettleMode: "transfers"}}})
 	}
 	return append(recs,
 		backup.Record{Tournament: &backup.Tournament{ID: 1, Name: "Herbstturnier", Date: "2026-11-19", HandsPerRound: 24, Tables: []int64{1, 2}, CreatedAt: at}},

@@ -71,7 +71,7 @@ func (e exportTx) Players(ctx context.Context) (backup.Cursor[backup.Player], er
 		func(r pgx.CollectableRow) (backup.Player, error) {
 			var p ledger.Player
 			err := scanPlayer(r, &p)
-			return backup.Player{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt.UTC()}, err
+			return backup.Player{ID: p.ID, Name: p.Name, Retired: p.Retired, CreatedAt: p.CreatedAt.UTC()}, err
 		})
 }
 
@@ -96,7 +96,8 @@ func (e exportTx) Sessions(ctx context.Context) (backup.Cursor[backup.Session], 
 			var s ledger.Session
 			err := scanSession(r, &s)
 			return backup.Session{ID: s.ID, TableID: s.TableID, Date: s.Date, Seating: s.Seating,
-				OpenedAt: s.OpenedAt.UTC(), ClosedAt: utcOrNil(s.ClosedAt)}, err
+				OpenedAt: s.OpenedAt.UTC(), ClosedAt: utcOrNil(s.ClosedAt), Terms: backup.Terms{Rules: s.Terms.Rules,
+					Stake: s.Terms.Stake, SettleMode: string(s.Terms.SettleMode), MatchLossCents: s.Terms.MatchLossCents}}, err
 		})
 }
 

@@ -500,9 +500,9 @@ func TestExportCoversTheSchema(t *testing.T) {
 		// Carried by the document.
 		"clubs":             "club_id name time_zone created_at change_seq",
 		"api_keys":          "club_id key_id label created_at",
-		"players":           "club_id player_id name created_at",
+		"players":           "club_id player_id name retired created_at",
 		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents",
-		"sessions":          "club_id session_id table_id date opened_at closed_at",
+		"sessions":          "club_id session_id table_id date opened_at closed_at rules stake_num stake_den settle_mode match_loss_cents",
 		"session_players":   "club_id session_id seat player_id",
 		"hands":             "club_id hand_id table_id session_id number facts result state_after recorded_by recorded_at prev_hash hash",
 		"hand_revisions":    "club_id revision_id hand_id table_id number revision facts result state_after void reason caused_by recorded_by recorded_at prev_hash hash",
@@ -511,9 +511,9 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"transfer_payments": "club_id transfer_id paid_at recorded_by",
 		"kitty_bookings":    "club_id booking_id cents kind note session_id recorded_by created_at",
 		"changes":           "club_id seq kind table_id session_id number data created_at",
-		// Derived on import: a hand's game and rule set and a transfer's
-		// session are its table's and its settlement's; a key's role,
-		// secret and revocation are those of a key kept as history
+		// Derived on import: a hand's game is its table's, its rule set
+		// its session's and a transfer's session its settlement's; a key's
+		// role, secret and revocation are those of a key kept as history
 		// (revoked, a reader, a secret nobody holds).
 		"api_keys ":  "role secret_hash revoked_at",
 		"hands ":     "game rules",

@@ -164,8 +164,8 @@ func queueMembers(q *pgx.Batch, club int64, b *backup.Batch) {
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, club, k.ID, string(k.Role), k.Label, k.SecretHash, k.CreatedAt, k.RevokedAt)
 	}
 	for _, p := range b.Players {
-		q.Queue(`INSERT INTO players (club_id, player_id, name, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)`,
-			club, p.ID, p.Name, p.CreatedAt)
+		q.Queue(`INSERT INTO players (club_id, player_id, name, retired, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5)`,
+			club, p.ID, p.Name, p.Retired, p.CreatedAt)
 	}
 }
 
@@ -181,9 +181,12 @@ func queueTables(q *pgx.Batch, club int64, b *backup.Batch) {
 			t.SettleMode, t.MatchLossCents, t.Hands, t.State, t.CreatedAt)
 	}
 	for _, s := range b.Sessions {
+		tm := s.Terms
 		q.Queue(`
-			INSERT INTO sessions (club_id, session_id, table_id, date, opened_at, closed_at) OVERRIDING SYSTEM VALUE
-			VALUES ($1, $2, $3, $4, $5, $6)`, club, s.ID, s.TableID, s.Date, s.OpenedAt, s.ClosedAt)
+			INSERT INTO sessions (club_id, session_id, table_id, date, opened_at, closed_at,
+			                      rules, stake_num, stake_den, settle_mode, match_loss_cents) OVERRIDING SYSTEM VALUE
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, club, s.ID, s.TableID, s.Date, s.OpenedAt, s.ClosedAt,
+			tm.Rules, tm.Stake.Num(), tm.Stake.Den(), tm.SettleMode, tm.MatchLossCents)
 		q.Queue(`
 			INSERT INTO session_players (club_id, session_id, seat, player_id)
 			SELECT $1, $2, p.seat, p.player_id FROM unnest($3::bigint[]) WITH ORDINALITY AS p(player_id, seat)`,
