@@ -106,9 +106,10 @@ func handsLeft(t *testing.T, state json.RawMessage) int {
 }
 
 // TestSessionTermsOutliveTheTable: an evening keeps the terms it opened
-// with when its table's settings change: its next hand, its hands and its
-// settlement (also one a correction makes after the change) follow them,
-// while the next evening takes the table's new ones.
+// with when its table's settings change: its next hand, its hands (also
+// one recorded after an undo) and its settlement (also one a correction
+// makes after the change) follow them, while the next evening takes the
+// table's new ones.
 func TestSessionTermsOutliveTheTable(t *testing.T) {
 	ctx := context.Background()
 	l := newTermsLedger(t)
@@ -138,5 +139,19 @@ func TestSessionTermsOutliveTheTable(t *testing.T) {
 	must(t, err)
 	if st.Version != 2 || st.Stake.Cmp(score.Int(1)) != 0 {
 		t.Errorf("evening a's settlement after the correction: version %d at %s cents a point, want version 2 at 1", st.Version, st.Stake)
+	}
+	// The table changes again, to matches of 4, while b is open: undoing
+	// b's hand and recording the next keep b's matches of 12.
+	_, err = l.pool.Exec(ctx, `
+		UPDATE tables SET options = '{"hands_per_match": 4}', rules = rules || '{"hands_per_match": 4}'
+		WHERE table_id = $1`, l.table)
+	must(t, err)
+	undone, _, err := l.svc.UndoHand(ctx, l.admin, l.table, 3)
+	must(t, err)
+	if handsLeft(t, undone.NextHand) != 10 {
+		t.Errorf("the next hand after the undo: %s, want 10 of b's 12 left", undone.NextHand)
+	}
+	if state := l.record(t, l.b.ID, 4); handsLeft(t, state) != 9 {
+		t.Errorf("b's hand after the undo: %s, want 9 of b's 12 left", state)
 	}
 }
