@@ -109,6 +109,11 @@ func (im *importer) changeData(c Change, want, optional []string) error {
 	if !slices.Equal(got, slices.Sorted(slices.Values(want))) && (optional == nil || !slices.Equal(got, slices.Sorted(slices.Values(slices.Concat(want, optional))))) {
 		return im.invalid("change.data", "a %s change holds %s, not %s", c.Kind, strings.Join(want, ", "), strings.Join(got, ", "))
 	}
+	for _, name := range got {
+		if string(members[name]) == "null" {
+			return im.invalid("change.data."+name, "must not be null: no flow writes a null")
+		}
+	}
 	var d changeData
 	if err := score.DecodeStrict("", c.Data, &d); err != nil {
 		return im.within("change.data", err)

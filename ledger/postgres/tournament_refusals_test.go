@@ -65,6 +65,10 @@ func TestImportRefusesATamperedTournament(t *testing.T) {
 			ch := change(recs, ledger.ChangeTournamentCreated, 0)
 			ch.Data = json.RawMessage(strings.Replace(string(ch.Data), "Blitzturnier", "Herbstturnier", 1))
 		}, []string{": change.data: names tournament", `as "Herbstturnier"`}},
+		{"the tournament's name null in the change feed", func(recs []backup.Record) {
+			ch := change(recs, ledger.ChangeTournamentCreated, 0)
+			ch.Data = json.RawMessage(strings.Replace(string(ch.Data), `"Blitzturnier"`, `null`, 1))
+		}, []string{": change.data.name: must not be null"}},
 		{"a session opened for another round", func(recs []backup.Record) {
 			ch := change(recs, ledger.ChangeSessionOpened, 0)
 			ch.Data = json.RawMessage(strings.Replace(string(ch.Data), `"round":1`, `"round":2`, 1))
