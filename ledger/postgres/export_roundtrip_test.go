@@ -341,13 +341,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
 		t.Fatalf("verify after import: %v", err)
 	}
-	// A restored table's compare-and-set version starts again at 0, as a
-	// new table's does (see TestExportCoversTheSchema).
-	var counted int
-	must(t, pool.QueryRow(ctx, `SELECT count(*) FROM tables WHERE version <> 0`).Scan(&counted))
-	if counted != 0 {
-		t.Errorf("%d restored tables have a version other than 0", counted)
-	}
+	assertVersionsRestarted(t, pool)
 	// The derived tables are rebuilt as the write path left them. (The
 	// statistics of the tables with corrections are left out: the write
 	// path does not re-index a corrected hand's statistics while this is
@@ -444,6 +438,18 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
 		t.Errorf("verify after recording on the imported ledger: %v", err)
+	}
+}
+
+// assertVersionsRestarted checks that every restored table's
+// compare-and-set version starts again at 0, as a new table's does (see
+// TestExportCoversTheSchema).
+func assertVersionsRestarted(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	var counted int
+	must(t, pool.QueryRow(context.Background(), `SELECT count(*) FROM tables WHERE version <> 0`).Scan(&counted))
+	if counted != 0 {
+		t.Errorf("%d restored tables have a version other than 0", counted)
 	}
 }
 

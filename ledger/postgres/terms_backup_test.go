@@ -49,6 +49,7 @@ func TestSessionTermsRoundTrip(t *testing.T) {
 	if second := exportBytes(t, dst, l.club.ID); !bytes.Equal(first, second) {
 		t.Fatalf("the export of the imported ledger differs at %s", firstDifference(first, second))
 	}
+	assertVersionsRestarted(t, pool)
 	for _, table := range []string{"sessions", "players"} {
 		sameRows(t, table, tableRows(t, l.pool, table, ""), tableRows(t, pool, table, ""))
 	}

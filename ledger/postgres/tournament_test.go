@@ -106,6 +106,7 @@ func TestTournamentExportImport(t *testing.T) {
 	if second := exportBytes(t, dstDB, club.ID); !bytes.Equal(first, second) {
 		t.Fatalf("the export of the imported ledger differs at %s", firstDifference(first, second))
 	}
+	assertVersionsRestarted(t, dstPool)
 	for table := range tournamentColumns {
 		sameRows(t, table, tableRows(t, l.pool, table, ""), tableRows(t, dstPool, table, ""))
 	}
