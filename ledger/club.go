@@ -34,8 +34,8 @@ type NewClub struct {
 // Validate trims the name, fills in the default time zone and refuses an
 // empty or overlong name and an unknown time zone.
 func (c *NewClub) Validate() error {
-	c.Name = strings.TrimSpace(c.Name)
-	if err := CheckName("name", c.Name, MaxClubNameLen); err != nil {
+	var err error
+	if c.Name, err = TrimName("name", c.Name, MaxClubNameLen); err != nil {
 		return err
 	}
 	if c.TimeZone == "" {
@@ -64,7 +64,13 @@ func keySecret() (random string, hash []byte, err error) {
 
 // keyToken is the whole secret a client sends.
 func keyToken(k APIKey, random string) string {
-	return fmt.Sprintf("%s%d_%d_%s", keyPrefix, k.ClubID, k.ID, random)
+	return KeyToken(k.ClubID, k.ID, random)
+}
+
+// KeyToken is the whole secret a client sends for key keyID of club
+// clubID, whose random part MintKey made.
+func KeyToken(clubID, keyID int64, random string) string {
+	return fmt.Sprintf("%s%d_%d_%s", keyPrefix, clubID, keyID, random)
 }
 
 // parseKey splits a token into its club, key and random part.
@@ -98,13 +104,29 @@ func newKey(role Role, label string) (NewKey, string, error) {
 	if !role.Valid() {
 		return NewKey{}, "", Invalid("role", "must be admin, scorer or reader, got %q", role)
 	}
-	if label != "" {
-		if err := CheckName("label", label, MaxKeyLabelLen); err != nil {
-			return NewKey{}, "", err
-		}
+	if err := CheckKeyLabel(label); err != nil {
+		return NewKey{}, "", err
 	}
 	random, hash, err := keySecret()
 	return NewKey{Role: role, Label: label, Hash: hash}, random, err
+}
+
+// CheckKeyLabel refuses an overlong or control-character label; a key
+// may have none.
+func CheckKeyLabel(label string) error {
+	if label == "" {
+		return nil
+	}
+	return CheckName("label", label, MaxKeyLabelLen)
+}
+
+// MintKey checks a new key's role and label and makes its secret: the key
+// to store (the secret only as its hash) and the secret's random part,
+// which KeyToken turns into the token shown once when the key has its id.
+// The flows here mint their keys themselves; an import mints the restored
+// club's new admin key with it.
+func MintKey(role Role, label string) (NewKey, string, error) {
+	return newKey(role, label)
 }
 
 // CreateClub creates a club and its first admin key, returning the key's

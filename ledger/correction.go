@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
@@ -125,8 +124,8 @@ func (c *Correction) Validate() error {
 	if err := CheckHandNumber("number", c.Number); err != nil {
 		return err
 	}
-	c.Reason = strings.TrimSpace(c.Reason)
-	if err := CheckName("reason", c.Reason, MaxReasonLen); err != nil {
+	var err error
+	if c.Reason, err = TrimName("reason", c.Reason, MaxReasonLen); err != nil {
 		return err
 	}
 	if !c.Void && len(c.Facts) == 0 {

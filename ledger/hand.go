@@ -62,7 +62,8 @@ func Today(now time.Time, tz string) string {
 }
 
 // ScoreHand scores facts for the next hand at table t in session s, from
-// the table's current state under the table's current rules, and checks
+// the table's current state under the rule set of the session's terms
+// (the table's when the session opened), and checks
 // what every hand must satisfy: only seated players score, and a zero-sum
 // game's hand sums to exactly zero.
 func ScoreHand(t Table, s Session, facts json.RawMessage) (score.Result, error) {
@@ -74,7 +75,7 @@ func ScoreHand(t Table, s Session, facts json.RawMessage) (score.Result, error) 
 		Seated:  s.Seating,
 		Session: s.ID,
 		Date:    date,
-		Rules:   t.Rules,
+		Rules:   s.Terms.Rules,
 		State:   t.State,
 		Facts:   facts,
 	})

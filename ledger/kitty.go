@@ -77,12 +77,28 @@ func (s *Service) Kitty(ctx context.Context, a Actor) (Kitty, error) {
 // MaxKittyBookingCents bounds a manual kitty booking either way.
 const MaxKittyBookingCents = 100_000_000
 
+// CheckKittyBooking refuses a manual booking of zero or more than
+// MaxKittyBookingCents either way, and a missing, overlong or
+// control-character note.
+func CheckKittyBooking(cents int64, note string) error {
+	if err := CheckKittyCents(cents); err != nil {
+		return err
+	}
+	return CheckName("note", note, MaxNoteLen)
+}
+
+// CheckKittyCents refuses a booking of zero or more than
+// MaxKittyBookingCents either way.
+func CheckKittyCents(cents int64) error {
+	if cents == 0 || cents > MaxKittyBookingCents || cents < -MaxKittyBookingCents {
+		return Invalid("cents", "must be non-zero and at most 1.000.000,00 € either way")
+	}
+	return nil
+}
+
 // BookKitty adds a manual booking to the club's kitty ("Grillabend", -8000).
 func (s *Service) BookKitty(ctx context.Context, a Actor, cents int64, note string, idem *Idempotency) (KittyBooking, bool, error) {
-	if cents == 0 || cents > MaxKittyBookingCents || cents < -MaxKittyBookingCents {
-		return KittyBooking{}, false, Invalid("cents", "must be non-zero and at most 1.000.000,00 € either way")
-	}
-	if err := CheckName("note", note, MaxNoteLen); err != nil {
+	if err := CheckKittyBooking(cents, note); err != nil {
 		return KittyBooking{}, false, err
 	}
 	var b KittyBooking

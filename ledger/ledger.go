@@ -66,10 +66,12 @@ type APIKey struct {
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 }
 
-// Player is a club member or guest.
+// Player is a club member or guest. A retired player stays in the
+// history but is seated at no new evening.
 type Player struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
+	Retired   bool      `json:"retired"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
@@ -126,6 +128,32 @@ type Session struct {
 	// NextHand is, while the session is open, the table's state as its
 	// next hand will find it. Filled by the service's reads.
 	NextHand json.RawMessage `json:"next_hand,omitempty"`
+	// Terms are the table's settings the evening is played and settled
+	// under, fixed when it opens.
+	Terms Terms `json:"terms"`
+}
+
+// Terms are a table's settings for an evening: the resolved rule set its
+// hands are scored under, the stake, the settle-up mode and what each
+// loser of a Klaberjass match pays.
+type Terms struct {
+	Rules          json.RawMessage `json:"rules"`
+	Stake          score.Points    `json:"stake_cents_per_point"`
+	SettleMode     SettleMode      `json:"settle_mode"`
+	MatchLossCents int64           `json:"match_loss_cents"`
+}
+
+// Terms are the table's current settings: those of its next evening.
+func (t Table) Terms() Terms {
+	return Terms{Rules: t.Rules, Stake: t.Stake, SettleMode: t.SettleMode, MatchLossCents: t.MatchLossCents}
+}
+
+// Under returns the table as an evening played under terms sees it: its
+// rule set, stake, settle mode and match price are the terms', whatever
+// the table's current settings are.
+func (t Table) Under(terms Terms) Table {
+	t.Rules, t.Stake, t.SettleMode, t.MatchLossCents = terms.Rules, terms.Stake, terms.SettleMode, terms.MatchLossCents
+	return t
 }
 
 // Open reports whether hands may still be recorded in the session.

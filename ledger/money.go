@@ -24,14 +24,10 @@ func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
 	if err != nil {
 		return err
 	}
-	if err := in.complete(); err != nil {
-		return err
-	}
-	st, err := Settle(in)
+	st, err := SettleVersion(in, version+1)
 	if err != nil {
 		return err
 	}
-	st.Version, st.Final = version+1, true
 	err = tx.StoreSettlement(ctx, SettlementRecord{
 		Settlement: st, RecordedBy: a.KeyID,
 		Change: NewChange{Kind: ChangeSettlement, TableID: &st.TableID, SessionID: &st.SessionID,
@@ -41,6 +37,22 @@ func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
 		return err
 	}
 	return rollUpSession(ctx, tx, sess.ID)
+}
+
+// SettleVersion computes version `version` of a closed session's
+// settlement from its input as loaded (SettleInput's ZeroSum and Names are
+// filled in here): what a close or a correction stores, and what an import
+// re-computes to check a stored version.
+func SettleVersion(in SettleInput, version int) (Settlement, error) {
+	if err := in.complete(); err != nil {
+		return Settlement{}, err
+	}
+	st, err := Settle(in)
+	if err != nil {
+		return Settlement{}, err
+	}
+	st.Version, st.Final = version, true
+	return st, nil
 }
 
 // FindSettlement returns a session's settlement: the stored latest version

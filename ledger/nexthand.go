@@ -8,10 +8,11 @@ import (
 )
 
 // NextHand is the table's state as the next hand will find it: the
-// engine's preview from the table's rules and state, with the seating,
-// id and date of sess when it is given (the table's open session), so a
-// new seating shows who deals and sits out before the first hand. It
-// changes nothing.
+// engine's preview from the table's state, with the seating, id, date and
+// rule set (its terms) of sess when it is given (the table's open
+// session), so a new seating shows who deals and sits out before the
+// first hand; without a session under the table's current rules, those of
+// its next evening. It changes nothing.
 func NextHand(t Table, sess *Session) (json.RawMessage, error) {
 	e, err := Engine("game", t.Game)
 	if err != nil {
@@ -23,7 +24,7 @@ func NextHand(t Table, sess *Session) (json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		h.Seated, h.Session, h.Date = sess.Seating, sess.ID, date
+		h.Seated, h.Session, h.Date, h.Rules = sess.Seating, sess.ID, date, sess.Terms.Rules
 	}
 	preview, err := e.Preview(h)
 	if err != nil {

@@ -1,20 +1,17 @@
 package ledger
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // CreatePlayer adds a player to the actor's club; names are unique per
 // club, and a taken name is ECONFLICT naming the player who has it.
 func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *Idempotency) (Player, bool, error) {
-	name = strings.TrimSpace(name)
-	if err := CheckName("name", name, MaxPlayerNameLen); err != nil {
+	name, err := TrimName("name", name, MaxPlayerNameLen)
+	if err != nil {
 		return Player{}, false, err
 	}
 	var p Player
 	var replayed bool
-	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+	err = s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		ref, err := claim(ctx, tx, idem, KindPlayer)
 		if err != nil {
 			return err

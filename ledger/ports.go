@@ -214,7 +214,7 @@ type TableTx interface {
 	// OpenSessionOf returns the id of the table's open session, 0 if none.
 	OpenSessionOf(ctx context.Context, tableID int64) (int64, error)
 	Session(ctx context.Context, id int64) (Session, error)
-	InsertSession(ctx context.Context, tableID int64, date string, seating []int64) (Session, error)
+	InsertSession(ctx context.Context, tableID int64, date string, seating []int64, terms Terms) (Session, error)
 	CloseSession(ctx context.Context, id int64) (Session, error)
 	// SetTableState stores a table's state after its last hand.
 	SetTableState(ctx context.Context, tableID int64, state json.RawMessage) error

@@ -296,7 +296,7 @@ func (s *Service) Report(ctx context.Context, a Actor, sessionID int64) (Report,
 	if err != nil {
 		return Report{}, err
 	}
-	if err := r.AddSheet(sheeter, in.Table.Rules, before, hands); err != nil {
+	if err := r.AddSheet(sheeter, in.Session.Terms.Rules, before, hands); err != nil {
 		return Report{}, Errorf(EINTERNAL, "reading the score sheet of session %d: %v", sess.ID, err)
 	}
 	r.Sheet.Summary = names.Text(r.Sheet.Summary)

@@ -28,7 +28,8 @@ func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date 
 			sess, err = tx.Session(ctx, ref)
 			return err
 		}
-		if _, err := tx.LockTable(ctx, tableID); err != nil {
+		t, err := tx.LockTable(ctx, tableID)
+		if err != nil {
 			return err
 		}
 		open, err := tx.OpenSessionOf(ctx, tableID)
@@ -53,7 +54,7 @@ func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date 
 			}
 			date = Today(s.now(), club.TimeZone)
 		}
-		if sess, err = tx.InsertSession(ctx, tableID, date, seating); err != nil {
+		if sess, err = tx.InsertSession(ctx, tableID, date, seating, t.Terms()); err != nil {
 			return err
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeSessionOpened, TableID: &tableID, SessionID: &sess.ID,

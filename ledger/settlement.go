@@ -173,7 +173,8 @@ func (in *SettleInput) complete() error {
 func Settle(in SettleInput) (Settlement, error) {
 	st := Settlement{
 		SessionID: in.Session.ID, TableID: in.Table.ID, Date: in.Session.Date, Game: in.Table.Game,
-		Stake: in.Table.Stake, Mode: in.Table.SettleMode, MatchLossCents: in.Table.MatchLossCents, Rules: in.Table.Rules,
+		Stake: in.Session.Terms.Stake, Mode: in.Session.Terms.SettleMode, MatchLossCents: in.Session.Terms.MatchLossCents,
+		Rules:   in.Session.Terms.Rules,
 		Payouts: []Payout{}, Transfers: []Transfer{},
 	}
 	if !st.Mode.Valid() {
@@ -187,11 +188,11 @@ func Settle(in SettleInput) (Settlement, error) {
 	}
 	exact := make([]score.Points, len(players))
 	for i, id := range players {
-		exact[i] = money.CentsOf(points[id], in.Table.Stake)
+		exact[i] = money.CentsOf(points[id], in.Session.Terms.Stake)
 	}
 	cents := money.Allocate(exact)
 
-	st.Payouts = payouts(in.Hands, in.Table.MatchLossCents)
+	st.Payouts = payouts(in.Hands, in.Session.Terms.MatchLossCents)
 	toPlayers := map[int64]int64{} // zero-sum among players
 	toKitty := map[int64]int64{}   // settled with the kitty
 	for i, id := range players {

@@ -20,8 +20,9 @@ func pts(s string) score.Points {
 // input is an evening of players 1, 2, 3 (and 4) with the given totals.
 func input(mode ledger.SettleMode, stake string, zeroSum bool, totals map[int64]string, hands ...ledger.Hand) ledger.SettleInput {
 	in := ledger.SettleInput{
-		Session: ledger.Session{ID: 7, TableID: 3, Date: "2026-11-19", Seating: []int64{1, 2, 3, 4}},
-		Table:   ledger.Table{ID: 3, Game: "test", Stake: pts(stake), SettleMode: mode, MatchLossCents: 100},
+		Session: ledger.Session{ID: 7, TableID: 3, Date: "2026-11-19", Seating: []int64{1, 2, 3, 4},
+			Terms: ledger.Terms{Stake: pts(stake), SettleMode: mode, MatchLossCents: 100}},
+		Table:   ledger.Table{ID: 3, Game: "test"},
 		ZeroSum: zeroSum,
 		Names:   map[int64]string{1: "Anna", 2: "Bernd", 3: "Clara", 4: "Dieter"},
 		Hands:   hands,

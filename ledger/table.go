@@ -14,21 +14,14 @@ const MaxMatchLossCents = 1_000_000
 // and refuses what a table may not be; it returns the resolved rule set
 // and the preset it names.
 func (nt *NewTable) Validate() (rules json.RawMessage, preset string, err error) {
-	nt.Name = strings.TrimSpace(nt.Name)
-	if err := CheckName("name", nt.Name, MaxTableNameLen); err != nil {
-		return nil, "", err
-	}
-	if err := CheckStake(nt.Stake); err != nil {
+	if nt.Name, err = TrimName("name", nt.Name, MaxTableNameLen); err != nil {
 		return nil, "", err
 	}
 	if nt.SettleMode == "" {
 		nt.SettleMode = SettleTransfers
 	}
-	if err := nt.SettleMode.Validate("settle_mode"); err != nil {
+	if err := checkMoneyTerms(nt.Stake, nt.SettleMode, nt.MatchLossCents); err != nil {
 		return nil, "", err
-	}
-	if nt.MatchLossCents < 0 || nt.MatchLossCents > MaxMatchLossCents {
-		return nil, "", Invalid("match_loss_cents", "must be between 0 and %d", MaxMatchLossCents)
 	}
 	if rules, err = ResolveRules(nt.Game, nt.Preset, nt.Options); err != nil {
 		return nil, "", err

@@ -205,8 +205,9 @@ func CheckTournamentTable(field string, t Table) error {
 	return nil
 }
 
-// tournamentPlay reports whether a table plays by option turnier: only
-// its hands can belong to a tournament round.
+// tournamentPlay reports whether a table plays by option turnier (for a
+// session, the table under the session's terms): only its hands can
+// belong to a tournament round.
 func tournamentPlay(t Table) bool {
 	if t.Game != doppelkopf.Name {
 		return false

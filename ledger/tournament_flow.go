@@ -167,7 +167,7 @@ func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSea
 			return round, &Error{Code: ECONFLICT, Message: fmt.Sprintf("%s hat noch die offene Sitzung %d; schließe sie zuerst", t.Name, open),
 				Extra: map[string]any{"open_session": open}}
 		}
-		sess, err := tx.InsertSession(ctx, st.Table, tr.Date, st.Players)
+		sess, err := tx.InsertSession(ctx, st.Table, tr.Date, st.Players, t.Terms())
 		if err != nil {
 			return round, err
 		}
@@ -239,7 +239,7 @@ func (s *Service) RoundTimeUp(ctx context.Context, a Actor, tournamentID int64, 
 // stored after it.
 func (s *Service) tournamentHand(ctx context.Context, clubID int64, snap HandSnapshot, res score.Result) error {
 	t, sess := snap.Table, snap.Session
-	if !tournamentPlay(t) {
+	if !tournamentPlay(t.Under(sess.Terms)) {
 		return nil
 	}
 	sr, found, err := s.Tournaments.SessionRound(ctx, clubID, sess.ID)
@@ -259,7 +259,7 @@ func (s *Service) tournamentHand(ctx context.Context, clubID int64, snap HandSna
 // tournamentClose refuses to close a session of a tournament round that
 // is not complete: its games and Pflichtsoli are still to be played.
 func tournamentClose(ctx context.Context, tx Tx, t Table, sess Session) error {
-	if !tournamentPlay(t) {
+	if !tournamentPlay(t.Under(sess.Terms)) {
 		return nil
 	}
 	sr, found, err := tx.SessionRound(ctx, sess.ID)

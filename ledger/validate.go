@@ -29,6 +29,13 @@ func CheckName(field, name string, max int) error {
 	return nil
 }
 
+// TrimName trims a name of surrounding white space and checks it as
+// CheckName does: the name a create flow stores.
+func TrimName(field, name string, max int) (string, error) {
+	name = strings.TrimSpace(name)
+	return name, CheckName(field, name, max)
+}
+
 // MaxStake bounds a table's stake: 1.000 € per point, in at most
 // thousandths of a cent, so money can never overflow.
 var MaxStake = score.Int(100_000)

@@ -10,7 +10,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -26,6 +28,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
@@ -423,20 +426,41 @@ func TestOperatorCommandsWhileServing(t *testing.T) {
 		t.Fatalf("verify while serve runs: %v\n%s", err, out)
 	}
 	verifyTook := time.Since(start)
-	file := filepath.Join(t.TempDir(), "club.json")
+	file := filepath.Join(t.TempDir(), "club.ndjson")
 	if out, err := e.operator(t, "export", "--club", "1", "--out", file); err != nil {
 		t.Fatalf("export while serve runs: %v\n%s", err, out)
 	}
-	var doc struct {
-		Tables []json.RawMessage `json:"tables"`
-		Hands  []json.RawMessage `json:"hands"`
-	}
-	if b, err := os.ReadFile(file); err != nil || json.Unmarshal(b, &doc) != nil || len(doc.Tables) != 1 || len(doc.Hands) != 3 {
-		t.Errorf("the export holds %d tables and %d hands (%v), want 1 and 3", len(doc.Tables), len(doc.Hands), err)
+	if tables, hands, err := countExport(file); err != nil || tables != 1 || hands != 3 {
+		t.Errorf("the export holds %d tables and %d hands (%v), want 1 and 3", tables, hands, err)
 	}
 	record(2) // serve's server is still there
 	checkExactlyOnce(t, e.pool(t), loaders)
 	svc.stop(t)
 	e.noTempDirs(t)
 	t.Logf("verify took %v while serve ran", verifyTook.Round(time.Millisecond))
+}
+
+// countExport counts the tables and hands of the export document in file.
+func countExport(file string) (tables, hands int, err error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	rd := backup.NewReader(f)
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return tables, hands, nil
+		}
+		if err != nil {
+			return tables, hands, err
+		}
+		if rec.Table != nil {
+			tables++
+		}
+		if rec.Hand != nil {
+			hands++
+		}
+	}
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
-// exportCmd writes a club's whole ledger as one JSON document, to a file
-// (written to a temporary name and renamed, so a crash leaves no half
-// document) or to standard output.
+// exportCmd writes a club's whole ledger as an export document (NDJSON,
+// streamed), to a file (written to a temporary name and renamed, so a
+// crash leaves no half document) or to standard output.
 func exportCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
 	const usage = "usage: stichbuch export --club ID [--out FILE]"
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
@@ -36,26 +36,30 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer closeDB()
-	doc, err := backup.Export(ctx, postgres.New(pool), *clubID)
+	store := postgres.New(pool)
+	if *out == "" {
+		sum, err := backup.Export(ctx, store, *clubID, stdout)
+		if err != nil {
+			return err
+		}
+		log.Info("exported", "club", sum.Club.ID, "hands", sum.Hands)
+		return nil
+	}
+	var sum backup.Summary
+	err = writeFileAtomically(*out, func(w io.Writer) error {
+		sum, err = backup.Export(ctx, store, *clubID, w)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		if err := doc.Encode(stdout); err != nil {
-			return err
-		}
-		log.Info("exported", "club", doc.Club.ID, "hands", len(doc.Hands))
-		return nil
-	}
-	if err := writeFileAtomically(*out, doc.Encode); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "club %d %q exported to %s: %s\n", doc.Club.ID, doc.Club.Name, *out, exportSummary(doc))
+	fmt.Fprintf(stdout, "club %d %q exported to %s: %s\n", sum.Club.ID, sum.Club.Name, *out, exportSummary(sum))
 	return nil
 }
 
-// importCmd loads an export document into an empty database, re-scoring
-// every hand, and verifies the ledger afterwards.
+// importCmd loads an export document into an empty database, streaming
+// it, re-scoring every hand and re-computing every settlement, verifies
+// the ledger afterwards and prints the club's new admin key.
 func importCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
 	const usage = "usage: stichbuch import FILE"
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
@@ -81,21 +85,20 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	doc, err := backup.Decode(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", files[0], err)
-	}
+	defer f.Close()
 	pool, closeDB, err := db.migrated(ctx, getenv, log)
 	if err != nil {
 		return err
 	}
 	defer closeDB()
-	if err := backup.Import(ctx, postgres.New(pool), doc); err != nil {
+	in, err := backup.Import(ctx, postgres.New(pool), f)
+	if err != nil {
 		return fmt.Errorf("import of %s refused, nothing stored: %w", files[0], err)
 	}
-	fmt.Fprintf(stdout, "club %d %q imported from %s: %s; every hand re-scored to its stored points\n",
-		doc.Club.ID, doc.Club.Name, files[0], exportSummary(doc))
+	fmt.Fprintf(stdout, "club %d %q imported from %s: %s; every hand re-scored to its stored points, every settlement re-computed\n",
+		in.Club.ID, in.Club.Name, files[0], exportSummary(in.Summary))
+	// The key first: the import is committed, and the key is shown only now.
+	fmt.Fprintf(stdout, "the document's API keys are not restored (they are kept revoked, as history); the club's new admin API key (shown once, keep it safe):\n%s\n", in.AdminKey)
 	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
 		return fmt.Errorf("verify after import: %w", err)
 	}
@@ -103,13 +106,9 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-func exportSummary(d *backup.Document) string {
-	revisions := 0
-	for _, h := range d.Hands {
-		revisions += len(h.Revisions)
-	}
-	return fmt.Sprintf("%d players, %d tables, %d sessions, %d hands (%d revisions), %d settlements, %d kitty bookings",
-		len(d.Players), len(d.Tables), len(d.Sessions), len(d.Hands), revisions, len(d.Settlements), len(d.KittyBookings))
+func exportSummary(s backup.Summary) string {
+	return fmt.Sprintf("%d players, %d tables, %d sessions, %d hands (%d revisions), %d settlements, %d tournaments, %d kitty bookings",
+		s.Players, s.Tables, s.Sessions, s.Hands, s.Revisions, s.Settlements, s.Tournaments, s.KittyBookings)
 }
 
 // writeFileAtomically writes name through write: into a temporary file in

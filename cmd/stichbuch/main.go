@@ -44,8 +44,9 @@ Usage:
   stichbuch club create NAME [--time-zone Europe/Berlin] [--data DIR]
   stichbuch key list|create|revoke|rotate --club ID [--role R] [KEY_ID]
   stichbuch verify [--data DIR]  (checks the ledger's invariants; exits 1 naming the first breach)
-  stichbuch export --club ID [--out FILE] [--data DIR]  (the club's whole ledger as one JSON document: the backup)
-  stichbuch import FILE [--data DIR]  (into an empty database; re-scores every hand, refuses the file if a score differs)
+  stichbuch export --club ID [--out FILE] [--data DIR]  (the club's whole ledger, streamed as NDJSON: the backup)
+  stichbuch import FILE [--data DIR]  (into an empty database; re-scores every hand and re-computes the money,
+                                       refuses the file if anything differs; prints the club's new admin key)
   stichbuch healthcheck [URL]   (exit 0 when URL, default http://127.0.0.1:8080/readyz, answers 200)
 
 Without DATABASE_URL, stichbuch runs its own PostgreSQL in the data directory

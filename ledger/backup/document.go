@@ -1,58 +1,96 @@
 // Package backup is the stichbuch export document, the backup of a club's
-// whole ledger, and the flows that write and read it: Export reads a club
-// from the store as a Document, Import loads a Document into an empty
-// store. The flows decide (the document hangs together, every hand
-// re-scores, the store is empty, every hash and invariant holds); the store
-// behind ExportStore and ImportStore only reads and writes.
+// whole ledger, and the flows that write and read it: Export streams a
+// club from the store into a document, Import streams a document into an
+// empty store. The flows decide (the order of the records, every field's
+// validity, that every hand re-scores and every settlement version
+// re-computes, that every hash and invariant holds); the store behind
+// ExportStore and ImportStore only reads and writes, in pages.
+//
+// # The document
+//
+// A document is NDJSON: one JSON object per line, each holding one record
+// under its kind's name, in a fixed order (Record lists it). Neither side
+// ever holds the club whole: the exporter walks the store's cursors, the
+// importer checks each record as it comes and keeps only the table and
+// the evening it is in. A document that ends before its end record is
+// truncated and refused.
+//
+// # What an import trusts
+//
+// Nothing it can re-derive. Every name, note, time zone, stake, rule set
+// and booking passes the API's own validation; a table's rule set is the
+// one its preset and options resolve to; a session's terms (ledger.Terms,
+// fixed when it opened) keep the ledger's limits and their rule set is one
+// its table's game resolves (ledger.CheckTerms); every hand re-scores
+// under its session's rule set; every settlement version and its
+// transfers re-compute, with its session's stake, settle mode and match
+// price, from the re-scored hands and the payments made before it; the store re-computes every hash of the
+// tamper-evidence chain. A tournament passes the API's own validation,
+// over tables of the document that play by the TSR, and each of its
+// rounds names a session per table, at that table, on the tournament's
+// date, in no other round, seated as a round is. Payments are facts the
+// document reports (which transfer was paid, when, with which key); every
+// settlement version after them must account for them. The change feed is checked for its order,
+// its kinds, the shape of each kind's data and what it names. What fails
+// is refused, naming the line, hand or session, and nothing is stored.
+//
+// API keys cannot be verified from a document (a role or a revocation is
+// just a word in it), so they are not restored: the document carries only
+// the keys its records name as their recorder (id, label, creation time;
+// no role, no secret's hash), the import stores them revoked, as history,
+// and mints one new admin key, whose secret it returns once.
 package backup
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// Format marks a stichbuch export document. An importer refuses a
-// document with any other marker; a change of the document's shape gets a
-// new one.
-const Format = "stichbuch-export/1"
+// Format marks a stichbuch export document on its first line. An importer
+// refuses any other marker; a change of the document's shape gets a new
+// one. stichbuch-export/1 (one indented JSON object, with the keys' roles
+// and secrets' hashes) is no longer read: restore it with the release that
+// wrote it and export it again.
+const Format = "stichbuch-export/2"
 
-// Document is one club's whole ledger as one document: the backup of the
-// embedded database and the way to move a club to another server.
+// Record is one line of a document: exactly one of its fields is set. The
+// lines come in this order:
 //
-// It holds the club, its API keys (the SHA-256 of each secret, never a
-// secret, so a restored database accepts the same keys), players, tables,
-// sessions, every hand with every stored column and every revision a
-// correction appended, every settlement version, the transfers with their
-// payments, the kitty's bookings and the club's change feed. Every list is
-// ordered by id (hands by table and number, revisions by number, changes by
-// seq) and every time is in UTC, so two exports of the same ledger are byte
-// for byte the same.
+//	format                                      the marker, first
+//	club                                        one
+//	player …                                    by id
+//	table                                       by id, each followed by
+//	  session                                   its sessions by id, each followed by
+//	    hand, revision …                        its hands by number, each followed by its revisions
+//	    settlement, transfer …                  its settlement versions, each followed by its transfers
+//	tournament                                  by id, each followed by
+//	  tournament_round …                        its rounds by number
+//	kitty_booking …                             by id
+//	change …                                    by seq
+//	end                                         the number of records before it
 //
-// Left out, because they are derived or disposable: the entries and the
-// running totals (rebuilt from the hands' and revisions' results on
-// import), the prev_hash columns (the hash of the hand or revision before),
-// and the idempotency keys (a request retried across an export and import
-// is not recognized as a retry, and may be stored twice).
-type Document struct {
-	Format        string         `json:"format"`
-	Club          Club           `json:"club"`
-	APIKeys       []Key          `json:"api_keys"`
-	Players       []Player       `json:"players"`
-	Tables        []Table        `json:"tables"`
-	Sessions      []Session      `json:"sessions"`
-	Hands         []Hand         `json:"hands"`
-	Settlements   []Settlement   `json:"settlements"`
-	Transfers     []Transfer     `json:"transfers"`
-	KittyBookings []KittyBooking `json:"kitty_bookings"`
-	Changes       []Change       `json:"changes"`
-	// Tournaments are the tournament evenings (tournament.go); absent in a
-	// document written before they existed.
-	Tournaments []Tournament `json:"tournaments"`
+// An api_key line comes right before the first line that names the key
+// as its recorder. Every list is ordered and every time is in UTC, so two
+// exports of the same ledger are byte for byte the same.
+type Record struct {
+	Format       string           `json:"format,omitempty"`
+	Club         *Club            `json:"club,omitempty"`
+	Key          *Key             `json:"api_key,omitempty"`
+	Player       *Player          `json:"player,omitempty"`
+	Table        *Table           `json:"table,omitempty"`
+	Session      *Session         `json:"session,omitempty"`
+	Hand         *Hand            `json:"hand,omitempty"`
+	Revision     *Revision        `json:"revision,omitempty"`
+	Settlement   *Settlement      `json:"settlement,omitempty"`
+	Transfer     *Transfer        `json:"transfer,omitempty"`
+	Tournament   *Tournament      `json:"tournament,omitempty"`
+	Round        *TournamentRound `json:"tournament_round,omitempty"`
+	KittyBooking *KittyBooking    `json:"kitty_booking,omitempty"`
+	Change       *Change          `json:"change,omitempty"`
+	End          *End             `json:"end,omitempty"`
 }
 
 // Club is the club of a document.
@@ -65,20 +103,20 @@ type Club struct {
 	ChangeSeq int64 `json:"change_seq"`
 }
 
-// Key is an API key: the hex SHA-256 of its secret, never the secret.
+// Key is an API key some record names as its recorder: only what the
+// history needs. Its role, revocation and secret's hash are left out: an
+// import could not verify them, and does not restore keys.
 type Key struct {
-	ID           int64       `json:"id"`
-	Role         ledger.Role `json:"role"`
-	Label        string      `json:"label"`
-	SecretSHA256 string      `json:"secret_sha256"`
-	CreatedAt    time.Time   `json:"created_at"`
-	RevokedAt    *time.Time  `json:"revoked_at"`
+	ID        int64     `json:"id"`
+	Label     string    `json:"label"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
-// Player is a player of the club.
+// Player is a player of the club; a retired one stays in the history.
 type Player struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
+	Retired   bool      `json:"retired"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
@@ -99,7 +137,11 @@ type Table struct {
 	CreatedAt      time.Time       `json:"created_at"`
 }
 
-// Session is an evening at a table with its seating order.
+// Session is an evening at a table with its seating order and the terms
+// it is played and settled under, fixed when it opened: its hands
+// re-score under its rule set and its settlement versions re-compute with
+// its stake, settle mode and match price, whatever its table's settings
+// are now.
 type Session struct {
 	ID       int64      `json:"id"`
 	TableID  int64      `json:"table_id"`
@@ -107,35 +149,48 @@ type Session struct {
 	Seating  []int64    `json:"seating"`
 	OpenedAt time.Time  `json:"opened_at"`
 	ClosedAt *time.Time `json:"closed_at"`
+	Terms    Terms      `json:"terms"`
 }
 
-// Hand is a hand as recorded (its revision 1): the facts, the rule set it
-// was scored under, the result (points, lines, events, winners …), the
-// table's state after it, who recorded it when, and its tamper-evidence
-// hash (hex), which the importing database must compute to the same value.
-// The revisions corrections appended follow it, oldest first; the last one
-// is the hand's current version.
+// Terms are a session's terms (ledger.Terms): the resolved rule set, the
+// stake, the settle mode and what each loser of a Klaberjass match pays.
+type Terms struct {
+	Rules          json.RawMessage `json:"rules"`
+	Stake          score.Points    `json:"stake_cents_per_point"`
+	SettleMode     string          `json:"settle_mode"`
+	MatchLossCents int64           `json:"match_loss_cents"`
+}
+
+// ledger returns the terms as the ledger has them.
+func (t Terms) ledger() ledger.Terms {
+	return ledger.Terms{Rules: t.Rules, Stake: t.Stake, SettleMode: ledger.SettleMode(t.SettleMode), MatchLossCents: t.MatchLossCents}
+}
+
+// Hand is a hand as recorded (its revision 1): the facts, the result
+// (points, lines, events, winners …), the table's state after it, who
+// recorded it when, and its tamper-evidence hash (hex), which the
+// importing database must compute to the same value. Its game is its
+// table's, its rule set its session's. The revisions corrections appended
+// follow it.
 type Hand struct {
 	ID         int64           `json:"id"`
 	TableID    int64           `json:"table_id"`
 	SessionID  int64           `json:"session_id"`
 	Number     int             `json:"number"`
-	Game       string          `json:"game"`
-	Rules      json.RawMessage `json:"rules"`
 	Facts      json.RawMessage `json:"facts"`
 	Result     json.RawMessage `json:"result"`
 	StateAfter json.RawMessage `json:"state_after"`
 	RecordedBy int64           `json:"recorded_by"`
 	RecordedAt time.Time       `json:"recorded_at"`
 	Hash       string          `json:"hash"`
-	Revisions  []Revision      `json:"revisions"`
 }
 
 // Revision is a revision of a hand a correction appended: new facts (or
 // the hand voided) scored anew, with its own hash chained to the revision
-// before it.
+// before it. The last one is the hand's current version.
 type Revision struct {
 	ID         int64           `json:"id"`
+	HandID     int64           `json:"hand_id"`
 	Revision   int             `json:"revision"`
 	Facts      json.RawMessage `json:"facts"`
 	Result     json.RawMessage `json:"result"`
@@ -148,7 +203,8 @@ type Revision struct {
 	Hash       string          `json:"hash"`
 }
 
-// Settlement is one stored version of a session's settlement.
+// Settlement is one stored version of a session's settlement; its body is
+// the ledger.Settlement as stored.
 type Settlement struct {
 	ID        int64           `json:"id"`
 	SessionID int64           `json:"session_id"`
@@ -157,12 +213,11 @@ type Settlement struct {
 	CreatedAt time.Time       `json:"created_at"`
 }
 
-// Transfer is a transfer of a settlement; a nil From or To is the kitty.
-// Payment is set once it was marked paid.
+// Transfer is a transfer of a settlement version; a nil From or To is the
+// kitty. Payment is set once it was marked paid.
 type Transfer struct {
 	ID           int64    `json:"id"`
 	SettlementID int64    `json:"settlement_id"`
-	SessionID    int64    `json:"session_id"`
 	From         *int64   `json:"from"`
 	To           *int64   `json:"to"`
 	Cents        int64    `json:"cents"`
@@ -197,102 +252,21 @@ type Change struct {
 	CreatedAt time.Time       `json:"created_at"`
 }
 
-// Encode writes the document as indented JSON with a final newline. The
-// same document always gives the same bytes.
-func (d *Document) Encode(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(d)
+// End closes a document: the number of records between the format line
+// and it. A document without it is truncated.
+type End struct {
+	Records int64 `json:"records"`
 }
 
-// Decode reads an export document, refusing another format marker,
-// unknown fields and trailing data, and checks that it hangs together
-// (Check). It does not re-score the hands; Rescore does.
-func Decode(r io.Reader) (*Document, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var head struct {
-		Format *string `json:"format"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, ledger.Invalid("document", "is not a JSON object: %v", err)
-	}
-	if head.Format == nil {
-		return nil, ledger.Invalid("format", "missing: this is not a stichbuch export (want %q)", Format)
-	}
-	if *head.Format != Format {
-		return nil, ledger.Invalid("format", "is %q; this stichbuch reads %q only", *head.Format, Format)
-	}
-	var d Document
-	if err := score.DecodeStrict("", data, &d); err != nil {
-		return nil, ledger.AsError(err)
-	}
-	if err := d.Check(); err != nil {
-		return nil, err
-	}
-	return &d, nil
-}
-
-// handVersion is one version of a hand: revision 1 (the hand as recorded)
-// or a later revision.
-type handVersion struct {
-	revision   int
-	facts      json.RawMessage
-	result     json.RawMessage
-	stateAfter json.RawMessage
-	void       bool
-}
-
-// versions returns the hand's versions, revision 1 first.
-func (h Hand) versions() []handVersion {
-	out := []handVersion{{revision: 1, facts: h.Facts, result: h.Result, stateAfter: h.StateAfter}}
-	for _, r := range h.Revisions {
-		out = append(out, handVersion{revision: r.Revision, facts: r.Facts, result: r.Result, stateAfter: r.StateAfter, void: r.Void})
-	}
-	return out
-}
-
-func storedPoints(raw json.RawMessage) ([]score.PlayerPoints, error) {
-	var r struct {
-		Points []score.PlayerPoints `json:"points"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, fmt.Errorf("result unreadable: %w", err)
-	}
-	return r.Points, nil
-}
-
-// Entry is one entry a hand's history makes: revision 1's points, and for
-// each later revision the difference to the revision before.
-type Entry struct {
-	Revision int
-	Player   int64
-	Points   score.Points
-}
-
-// Entries returns the entries the store keeps for the hand: one per player
-// of the hand as recorded, then per revision one per player whose points
-// changed, carrying the difference (as a correction appends them).
-func (h Hand) Entries() ([]Entry, error) {
-	var out []Entry
-	var previous score.Result
-	for _, v := range h.versions() {
-		points, err := storedPoints(v.result)
-		if err != nil {
-			return nil, fmt.Errorf("table %d, hand %d, revision %d: %w", h.TableID, h.Number, v.revision, err)
-		}
-		next := score.Result{Points: points}
-		diffs := points
-		if v.revision > 1 {
-			diffs = ledger.PointDiffs(previous, next)
-		}
-		for _, p := range diffs {
-			out = append(out, Entry{Revision: v.revision, Player: p.Player, Points: p.Points})
-		}
-		previous = next
-	}
-	return out, nil
+// Summary counts what a document holds.
+type Summary struct {
+	Club          Club
+	Players       int
+	Tables        int
+	Sessions      int
+	Hands         int
+	Revisions     int
+	Settlements   int
+	Tournaments   int
+	KittyBookings int
 }

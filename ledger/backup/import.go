@@ -2,8 +2,11 @@ package backup
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
 )
@@ -17,26 +20,70 @@ type ImportStore interface {
 }
 
 // ImportTx is what Import reads and writes in its transaction, in the
-// order Import calls it. It keeps every id of the document.
+// order Import calls it. It keeps every id it is given.
 type ImportTx interface {
 	// LockClubs keeps new clubs out until the transaction ends and returns
 	// the clubs the store already holds.
 	LockClubs(ctx context.Context) (Present, error)
-	// InsertLedger inserts the club with its keys and players, the tables
-	// (with their hand count and state) and sessions, then the hands in
-	// table and number order, each hand's revisions in order and each
-	// hand's entries (by hand id), and returns the hash the store computed
-	// for every hand and revision as it chained it to the one before.
-	InsertLedger(ctx context.Context, d *Document, entries map[int64][]Entry) (Hashes, error)
-	// Complete inserts the settlements, transfers, payments, kitty bookings
-	// and the change feed as they were, rebuilds the running totals from
-	// the entries and the statistics from the hands and settlements, and
+	// Write inserts a batch of checked rows in one round trip, in the
+	// order of Batch's fields and each list in its order, and returns the
+	// hash the store computed for each of its hands and revisions as it
+	// chained it to the one before.
+	Write(ctx context.Context, b *Batch) (Hashes, error)
+	// Complete rebuilds the running totals from the entries and the
+	// statistics from the hands and the latest settlement versions, and
 	// moves the id sequences past the imported ids.
-	Complete(ctx context.Context, d *Document) error
+	Complete(ctx context.Context, clubID int64) error
+	// AddKey stores a new API key of the club under the next free id.
+	AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error)
 	// FirstBreach returns the first invariant verify checks that the
 	// loaded ledger breaks, nil when it keeps them all; zeroSumGames are
 	// the games whose hands must sum to zero.
 	FirstBreach(ctx context.Context, zeroSumGames []string) (*Breach, error)
+}
+
+// Batch is a part of a document, checked, for the store to insert: every
+// row a later one refers to comes in an earlier batch or an earlier field.
+type Batch struct {
+	Club          *Club
+	Keys          []KeyRow
+	Players       []Player
+	Tables        []Table // with the rule set their preset and options resolve to
+	Sessions      []Session
+	Hands         []HandRow
+	Settlements   []SettlementRow
+	Tournaments   []Tournament
+	Rounds        []RoundRow
+	KittyBookings []KittyBooking
+	Changes       []Change
+	rows          int
+}
+
+// KeyRow is a key of the document as stored: revoked, with a role and a
+// secret's hash nobody knows, so it names who recorded what and opens
+// nothing.
+type KeyRow struct {
+	Key
+	Role       ledger.Role
+	SecretHash []byte
+	RevokedAt  time.Time
+}
+
+// HandRow is a hand with its table's game and its session's rule set,
+// its revisions in order and the entries its history makes.
+type HandRow struct {
+	Hand
+	Game      string
+	Rules     json.RawMessage
+	Revisions []Revision
+	Entries   []Entry
+}
+
+// SettlementRow is a settlement version with the body the ledger computed
+// and its transfers in order.
+type SettlementRow struct {
+	Settlement
+	Transfers []Transfer
 }
 
 // Present is what a store holds before an import: how many clubs, and the
@@ -48,10 +95,10 @@ type Present struct {
 }
 
 // Hashes are the tamper-evidence hashes (hex) a store computed for the
-// hands and revisions it loaded, by hand id and by revision id.
+// hands of a batch and for their revisions, each in the batch's order.
 type Hashes struct {
-	Hands     map[int64]string
-	Revisions map[int64]string
+	Hands     []string
+	Revisions []string
 }
 
 // Breach is an invariant a loaded ledger breaks, with its first breach.
@@ -60,28 +107,35 @@ type Breach struct {
 	Detail    string
 }
 
-// Import loads a document into an empty store in one transaction, or
-// refuses it and stores nothing.
+// Imported is what an import loaded.
+type Imported struct {
+	Summary
+	// AdminKey is the secret of the restored club's new admin key: the
+	// only key that opens it, shown once.
+	AdminKey string
+}
+
+// AdminKeyLabel labels the admin key an import mints.
+const AdminKeyLabel = "admin key of the import"
+
+// batchRows is how many rows Import hands the store at once.
+const batchRows = 1000
+
+// Import loads the document r holds into an empty store in one
+// transaction, reading it a line at a time, or refuses it and stores
+// nothing.
 //
-// Before touching the store it checks the document (Check) and re-scores
-// every hand (Rescore). It refuses a store that holds any club
-// (ECONFLICT). It loads the history rows as they were, so the store
-// recomputes every chained hash, and refuses the document when one differs
-// from the exported hash. It loads the rest, has the store rebuild what is
-// derived, and refuses the ledger when it breaks an invariant verify
+// It refuses a store that holds any club (ECONFLICT). It checks every
+// record as it comes, with the API's own validation, re-scores every hand
+// in table order and re-computes every settlement version (see the package
+// documentation); it hands the store a batch at a time and refuses the
+// document when a hash the store computes differs from the document's.
+// Then it has the store rebuild what is derived, mints the club's new
+// admin key, and refuses the ledger when it breaks an invariant verify
 // checks; otherwise the transaction commits.
-func Import(ctx context.Context, store ImportStore, d *Document) error {
-	if err := d.Check(); err != nil {
-		return err
-	}
-	if err := d.Rescore(); err != nil {
-		return err
-	}
-	entries, err := d.entries()
-	if err != nil {
-		return err
-	}
-	return store.ImportTx(ctx, func(tx ImportTx) error {
+func Import(ctx context.Context, store ImportStore, r io.Reader) (Imported, error) {
+	var out Imported
+	err := store.ImportTx(ctx, func(tx ImportTx) error {
 		present, err := tx.LockClubs(ctx)
 		if err != nil {
 			return err
@@ -91,14 +145,21 @@ func Import(ctx context.Context, store ImportStore, d *Document) error {
 				"the database is not empty: it holds %d club(s), among them %d %s; import loads a club only into an empty database",
 				present.Clubs, present.FirstID, quoteLiteral(present.FirstName))
 		}
-		hashes, err := tx.InsertLedger(ctx, d, entries)
+		im := &importer{tx: tx, now: time.Now().UTC().Truncate(time.Microsecond), keys: map[int64]bool{},
+			players: map[int64]string{}, playerNames: map[string]bool{}, tables: map[int64]tableRef{},
+			tableNames: map[string]bool{}, sessions: map[int64]sessionRef{}, tournaments: map[int64]*tournamentRun{}}
+		if err := im.read(ctx, NewReader(r)); err != nil {
+			return err
+		}
+		if err := tx.Complete(ctx, im.club.ID); err != nil {
+			return err
+		}
+		key, secret, err := ledger.MintKey(ledger.RoleAdmin, AdminKeyLabel)
 		if err != nil {
 			return err
 		}
-		if err := d.compareHashes(hashes); err != nil {
-			return err
-		}
-		if err := tx.Complete(ctx, d); err != nil {
+		id, err := tx.AddKey(ctx, im.club.ID, key)
+		if err != nil {
 			return err
 		}
 		breach, err := tx.FirstBreach(ctx, ledger.ZeroSumGames())
@@ -108,50 +169,78 @@ func Import(ctx context.Context, store ImportStore, d *Document) error {
 		if breach != nil {
 			return ledger.Errorf(ledger.EINVALID, "the imported ledger breaks %q: %s", breach.Invariant, breach.Detail)
 		}
+		out = Imported{Summary: im.summary, AdminKey: ledger.KeyToken(im.club.ID, id, secret)}
 		return nil
 	})
-}
-
-// entries returns every hand's entries by hand id.
-func (d *Document) entries() (map[int64][]Entry, error) {
-	out := make(map[int64][]Entry, len(d.Hands))
-	for _, h := range d.Hands {
-		e, err := h.Entries()
-		if err != nil {
-			return nil, ledger.Errorf(ledger.EINVALID, "%v", err)
-		}
-		out[h.ID] = e
+	if err != nil {
+		return Imported{}, err
 	}
 	return out, nil
 }
 
-// compareHashes refuses the document when a hash the store computed
-// differs from the exported one, naming the first such hand (all hands
-// first, in order, then their revisions).
-func (d *Document) compareHashes(computed Hashes) error {
-	mismatch := func(what, got, want string) error {
-		return ledger.Errorf(ledger.EINVALID,
-			"%s: the database computes the hash %s, the document says %s; its content, its recording time or an earlier hand or revision was changed",
-			what, got, want)
+// read takes the document's records one by one, handing the store a batch
+// whenever one is full.
+func (im *importer) read(ctx context.Context, rd *Reader) error {
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		im.line = rd.Line()
+		if err := im.take(rec); err != nil {
+			return err
+		}
+		if im.batch.rows >= batchRows {
+			if err := im.flush(ctx); err != nil {
+				return err
+			}
+		}
 	}
-	for _, h := range d.Hands {
-		got, ok := computed.Hands[h.ID]
-		if !ok {
+	if im.club.ID == 0 {
+		return ledger.Invalid("club", "the document holds no club")
+	}
+	if err := im.closeTable(); err != nil {
+		return err
+	}
+	return im.flush(ctx)
+}
+
+// flush hands the batch to the store and compares the hashes it computed
+// with the document's. A refusal names the hand, never the computed hash:
+// a forger could copy it into the document.
+func (im *importer) flush(ctx context.Context) error {
+	b := im.batch
+	im.batch = Batch{}
+	computed, err := im.tx.Write(ctx, &b)
+	if ledger.ErrorCode(err) == ledger.ECONFLICT {
+		return ledger.Errorf(ledger.EINVALID, "the document lists an id twice, before line %d: %v", im.line+1, err)
+	}
+	if err != nil {
+		return err
+	}
+	mismatch := func(what string) error {
+		return ledger.Errorf(ledger.EINVALID,
+			"%s: its hash is not the one the database computes; its content, its recording time or an earlier hand or revision was changed", what)
+	}
+	revisions := 0
+	for i, h := range b.Hands {
+		if i >= len(computed.Hands) {
 			return fmt.Errorf("the store computed no hash for table %d, hand %d", h.TableID, h.Number)
 		}
-		if got != h.Hash {
-			return mismatch(fmt.Sprintf("table %d, hand %d", h.TableID, h.Number), got, h.Hash)
+		if computed.Hands[i] != h.Hash {
+			return mismatch(fmt.Sprintf("table %d, hand %d", h.TableID, h.Number))
 		}
-	}
-	for _, h := range d.Hands {
 		for _, r := range h.Revisions {
-			got, ok := computed.Revisions[r.ID]
-			if !ok {
+			if revisions >= len(computed.Revisions) {
 				return fmt.Errorf("the store computed no hash for table %d, hand %d, revision %d", h.TableID, h.Number, r.Revision)
 			}
-			if got != r.Hash {
-				return mismatch(fmt.Sprintf("table %d, hand %d, revision %d", h.TableID, h.Number, r.Revision), got, r.Hash)
+			if computed.Revisions[revisions] != r.Hash {
+				return mismatch(fmt.Sprintf("table %d, hand %d, revision %d", h.TableID, h.Number, r.Revision))
 			}
+			revisions++
 		}
 	}
 	return nil

@@ -1,9 +1,12 @@
 package backup_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -13,73 +16,95 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// document returns a small document that passes Check and Rescore: a
-// Schwarze Dame table with one hand (worked example A of
-// games/schwarzedame/README.md), voided by its revision 2.
-func document(t *testing.T) *backup.Document {
+var at = time.Date(2026, 11, 19, 20, 0, 0, 0, time.UTC)
+
+// dameFacts is worked example A of games/schwarzedame/README.md, with
+// players 1 to 4.
+var dameFacts = json.RawMessage(`{"dealer": 1, "players": [
+	{"player": 1, "tricks": 4, "hearts": [2, 5, 13]},
+	{"player": 2, "tricks": 3, "hearts": [14], "pik_dame": true},
+	{"player": 3, "tricks": 5, "hearts": [3, 4, 6, 7, 8, 9, 10]},
+	{"player": 4, "tricks": 1, "hearts": [11, 12]}]}`)
+
+func hash(c string) string { return strings.Repeat(c, 64) }
+
+// club returns the records of a club with tables Schwarze Dame tables,
+// each with an open session of hands hands, one after the other: what
+// passes every check without a settlement. When void is set, the first
+// table's first hand is voided by its revision 2.
+func club(t *testing.T, tables, hands int, void bool) []backup.Record {
 	t.Helper()
 	rules, err := ledger.ResolveRules("schwarze_dame", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	recs := []backup.Record{{Club: &backup.Club{ID: 1, Name: "Eichel", TimeZone: "Europe/Berlin", CreatedAt: at}}}
 	seating := []int64{1, 2, 3, 4}
-	facts := json.RawMessage(`{"dealer": 1, "players": [
-		{"player": 1, "tricks": 4, "hearts": [2, 5, 13]},
-		{"player": 2, "tricks": 3, "hearts": [14], "pik_dame": true},
-		{"player": 3, "tricks": 5, "hearts": [3, 4, 6, 7, 8, 9, 10]},
-		{"player": 4, "tricks": 1, "hearts": [11, 12]}]}`)
-	res, err := ledger.ScoreHand(ledger.Table{ID: 1, Game: "schwarze_dame", Rules: rules, State: json.RawMessage(`{}`)},
-		ledger.Session{ID: 1, TableID: 1, Date: "2026-11-19", Seating: seating}, facts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	result, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	void, err := json.Marshal(ledger.VoidResult(res, json.RawMessage(`{}`)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := time.Date(2026, 11, 19, 20, 0, 0, 0, time.UTC)
-	hash := func(c string) string { return strings.Repeat(c, 64) }
-	var players []backup.Player
 	for _, id := range seating {
-		players = append(players, backup.Player{ID: id, Name: string(rune('A' + id)), CreatedAt: at})
+		recs = append(recs, backup.Record{Player: &backup.Player{ID: id, Name: string(rune('A' + id)), CreatedAt: at}})
 	}
-	return &backup.Document{
-		Format:  backup.Format,
-		Club:    backup.Club{ID: 1, Name: "Eichel", TimeZone: "Europe/Berlin", CreatedAt: at, ChangeSeq: 0},
-		APIKeys: []backup.Key{{ID: 1, Role: ledger.RoleAdmin, Label: "admin", SecretSHA256: hash("0"), CreatedAt: at}},
-		Players: players,
-		Tables: []backup.Table{{
-			ID: 1, Name: "Donnerstag", Game: "schwarze_dame", Preset: "standard", Options: json.RawMessage(`{}`),
-			Rules: rules, Stake: score.Int(1), SettleMode: "table", Hands: 1, State: json.RawMessage(`{}`), CreatedAt: at,
-		}},
-		Sessions: []backup.Session{{ID: 1, TableID: 1, Date: "2026-11-19", Seating: seating, OpenedAt: at}},
-		Hands: []backup.Hand{{
-			ID: 1, TableID: 1, SessionID: 1, Number: 1, Game: "schwarze_dame", Rules: rules, Facts: facts,
-			Result: result, StateAfter: res.State, RecordedBy: 1, RecordedAt: at, Hash: hash("a"),
-			Revisions: []backup.Revision{{
-				ID: 1, Revision: 2, Facts: facts, Result: void, StateAfter: json.RawMessage(`{}`),
-				Void: true, Reason: "falsch", CausedBy: 1, RecordedBy: 1, RecordedAt: at, Hash: hash("b"),
-			}},
-		}},
-		Settlements:   []backup.Settlement{},
-		Transfers:     []backup.Transfer{},
-		KittyBookings: []backup.KittyBooking{},
-		Changes:       []backup.Change{},
+	handID := int64(0)
+	for tbl := int64(1); tbl <= int64(tables); tbl++ {
+		table := &backup.Table{ID: tbl, Name: fmt.Sprintf("Tisch %d", tbl), Game: "schwarze_dame", Preset: "standard",
+			Options: json.RawMessage(`{}`), Rules: rules, Stake: score.Int(1), SettleMode: "transfers", Hands: hands, CreatedAt: at}
+		session := backup.Session{ID: tbl, TableID: tbl, Date: "2026-11-19", Seating: seating, OpenedAt: at,
+			Terms: backup.Terms{Rules: rules, Stake: table.Stake, SettleMode: table.SettleMode}}
+		recs = append(recs, backup.Record{Table: table}, backup.Record{Session: &session})
+		state := json.RawMessage(`{}`)
+		for n := 1; n <= hands; n++ {
+			res, err := ledger.ScoreHand(ledger.Table{ID: tbl, Game: "schwarze_dame", Rules: rules, State: state},
+				ledger.Session{ID: tbl, TableID: tbl, Date: session.Date, Seating: seating, Terms: ledger.Terms{Rules: rules}}, dameFacts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			result, _ := json.Marshal(res)
+			if handID == 0 {
+				// A key comes right before the first record that names it.
+				recs = append(recs, backup.Record{Key: &backup.Key{ID: 1, Label: "Tablet", CreatedAt: at}})
+			}
+			handID++
+			recs = append(recs, backup.Record{Hand: &backup.Hand{ID: handID, TableID: tbl, SessionID: tbl, Number: n,
+				Facts: dameFacts, Result: result, StateAfter: res.State, RecordedBy: 1, RecordedAt: at, Hash: hash("a")}})
+			if void && tbl == 1 && n == 1 {
+				voided, _ := json.Marshal(ledger.VoidResult(res, state))
+				recs = append(recs, backup.Record{Revision: &backup.Revision{ID: 1, HandID: handID, Revision: 2, Facts: dameFacts,
+					Result: voided, StateAfter: state, Void: true, Reason: "falsch", CausedBy: 1, RecordedBy: 1, RecordedAt: at, Hash: hash("b")}})
+				continue
+			}
+			state = res.State
+		}
+		table.State = state
 	}
+	return recs
+}
+
+func encode(t *testing.T, recs []backup.Record) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := backup.NewWriter(&b)
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // fakeStore answers Import's port as told and records what Import did.
 type fakeStore struct {
 	present   backup.Present
-	hashes    backup.Hashes
 	breach    *backup.Breach
-	fail      error // returned by InsertLedger
+	fail      error  // returned by Write
+	wrongHash string // returned for every hand, when set
 	calls     []string
 	entries   map[int64][]backup.Entry
+	hands     int
+	maxRows   int
+	read      *countingReader
+	readAt    []int64 // how much of the document was read at each Write
 	committed bool
 }
 
@@ -95,15 +120,45 @@ func (f *fakeStore) LockClubs(ctx context.Context) (backup.Present, error) {
 	return f.present, nil
 }
 
-func (f *fakeStore) InsertLedger(ctx context.Context, d *backup.Document, entries map[int64][]backup.Entry) (backup.Hashes, error) {
-	f.calls = append(f.calls, "insert")
-	f.entries = entries
-	return f.hashes, f.fail
+func (f *fakeStore) Write(ctx context.Context, b *backup.Batch) (backup.Hashes, error) {
+	if len(f.calls) == 0 || f.calls[len(f.calls)-1] != "write" {
+		f.calls = append(f.calls, "write")
+	}
+	if f.read != nil {
+		f.readAt = append(f.readAt, f.read.n)
+	}
+	if f.entries == nil {
+		f.entries = map[int64][]backup.Entry{}
+	}
+	var h backup.Hashes
+	rows := len(b.Players) + len(b.Tables) + len(b.Sessions) + len(b.Keys)
+	for _, hand := range b.Hands {
+		f.entries[hand.ID] = hand.Entries
+		f.hands++
+		rows += 1 + len(hand.Revisions) + len(hand.Entries)
+		h.Hands = append(h.Hands, hand.Hash)
+		if f.wrongHash != "" {
+			h.Hands[len(h.Hands)-1] = f.wrongHash
+		}
+		for _, r := range hand.Revisions {
+			h.Revisions = append(h.Revisions, r.Hash)
+		}
+	}
+	f.maxRows = max(f.maxRows, rows)
+	return h, f.fail
 }
 
-func (f *fakeStore) Complete(ctx context.Context, d *backup.Document) error {
+func (f *fakeStore) Complete(ctx context.Context, clubID int64) error {
 	f.calls = append(f.calls, "complete")
 	return nil
+}
+
+func (f *fakeStore) AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error) {
+	f.calls = append(f.calls, "key")
+	if k.Role != ledger.RoleAdmin || k.Label != backup.AdminKeyLabel {
+		return 0, fmt.Errorf("the new key is %+v", k)
+	}
+	return 2, nil
 }
 
 func (f *fakeStore) FirstBreach(ctx context.Context, zeroSumGames []string) (*backup.Breach, error) {
@@ -111,16 +166,8 @@ func (f *fakeStore) FirstBreach(ctx context.Context, zeroSumGames []string) (*ba
 	return f.breach, nil
 }
 
-// loads returns a store that computes the document's hashes.
-func loads(d *backup.Document) *fakeStore {
-	f := &fakeStore{hashes: backup.Hashes{Hands: map[int64]string{}, Revisions: map[int64]string{}}}
-	for _, h := range d.Hands {
-		f.hashes.Hands[h.ID] = h.Hash
-		for _, r := range h.Revisions {
-			f.hashes.Revisions[r.ID] = r.Hash
-		}
-	}
-	return f
+func importDoc(f *fakeStore, doc []byte) (backup.Imported, error) {
+	return backup.Import(context.Background(), f, bytes.NewReader(doc))
 }
 
 func assertRefused(t *testing.T, f *fakeStore, err error, code, message string) {
@@ -134,13 +181,16 @@ func assertRefused(t *testing.T, f *fakeStore, err error, code, message string) 
 }
 
 func TestImportLoadsInOrder(t *testing.T) {
-	d := document(t)
-	f := loads(d)
-	if err := backup.Import(context.Background(), f, d); err != nil {
+	f := &fakeStore{}
+	in, err := importDoc(f, encode(t, club(t, 1, 2, true)))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(f.calls, " "); got != "begin lock insert complete verify" || !f.committed {
+	if got := strings.Join(f.calls, " "); got != "begin lock write complete key verify" || !f.committed {
 		t.Errorf("import did %q (committed %t)", got, f.committed)
+	}
+	if !strings.HasPrefix(in.AdminKey, "sb_1_2_") || in.Hands != 2 || in.Revisions != 1 || in.Club.Name != "Eichel" {
+		t.Errorf("imported %+v", in)
 	}
 	// Revision 1's points, then revision 2's difference: the void takes
 	// every point back.
@@ -156,64 +206,221 @@ func TestImportLoadsInOrder(t *testing.T) {
 }
 
 func TestImportRefusesANonEmptyStore(t *testing.T) {
-	d := document(t)
-	f := loads(d)
-	f.present = backup.Present{Clubs: 2, FirstID: 7, FirstName: `O'Brien's \ Club`}
-	err := backup.Import(context.Background(), f, d)
+	f := &fakeStore{present: backup.Present{Clubs: 2, FirstID: 7, FirstName: `O'Brien's \ Club`}}
+	_, err := importDoc(f, encode(t, club(t, 1, 1, false)))
 	assertRefused(t, f, err, ledger.ECONFLICT, `the database is not empty: it holds 2 club(s), among them 7 E'O''Brien''s \\ Club'`)
 	if strings.Join(f.calls, " ") != "begin lock" {
 		t.Errorf("import went on after the refusal: %v", f.calls)
 	}
 }
 
+// TestImportRefusesAHashThatDiffers checks that the refusal names the hand
+// and never the hash the store computed: a forger could paste it in.
 func TestImportRefusesAHashThatDiffers(t *testing.T) {
-	d := document(t)
-	f := loads(d)
-	f.hashes.Revisions[1] = strings.Repeat("c", 64)
-	err := backup.Import(context.Background(), f, d)
-	assertRefused(t, f, err, ledger.EINVALID, "table 1, hand 1, revision 2: the database computes the hash cccc")
-
-	f = loads(d)
-	f.hashes.Hands[1] = strings.Repeat("c", 64)
-	f.hashes.Revisions[1] = strings.Repeat("d", 64)
-	err = backup.Import(context.Background(), f, d)
-	assertRefused(t, f, err, ledger.EINVALID, "table 1, hand 1: the database computes the hash cccc")
+	f := &fakeStore{wrongHash: hash("c")}
+	_, err := importDoc(f, encode(t, club(t, 1, 2, false)))
+	assertRefused(t, f, err, ledger.EINVALID, "table 1, hand 1: its hash is not the one the database computes")
+	if err != nil && strings.Contains(err.Error(), "cccc") {
+		t.Errorf("the refusal %q prints the hash the store computed", err)
+	}
 }
 
 func TestImportRefusesABreach(t *testing.T) {
-	d := document(t)
-	f := loads(d)
-	f.breach = &backup.Breach{Invariant: "every zero-sum hand sums to zero", Detail: "hand 1 sums to 1/1"}
-	err := backup.Import(context.Background(), f, d)
+	f := &fakeStore{breach: &backup.Breach{Invariant: "every zero-sum hand sums to zero", Detail: "hand 1 sums to 1/1"}}
+	_, err := importDoc(f, encode(t, club(t, 1, 1, false)))
 	assertRefused(t, f, err, ledger.EINVALID, `the imported ledger breaks "every zero-sum hand sums to zero": hand 1 sums to 1/1`)
 }
 
 func TestImportPassesStoreErrors(t *testing.T) {
-	d := document(t)
-	f := loads(d)
-	f.fail = errors.New("connection lost")
-	if err := backup.Import(context.Background(), f, d); !errors.Is(err, f.fail) || f.committed {
+	f := &fakeStore{fail: errors.New("connection lost")}
+	if _, err := importDoc(f, encode(t, club(t, 1, 1, false))); !errors.Is(err, f.fail) || f.committed {
 		t.Errorf("import: %v (committed %t), want the store's error", err, f.committed)
 	}
 }
 
-func TestImportChecksBeforeTheStore(t *testing.T) {
-	d := document(t)
-	d.Hands[0].Revisions[0].RecordedBy = 9
-	f := loads(d)
-	err := backup.Import(context.Background(), f, d)
+func TestImportNamesTheLine(t *testing.T) {
+	recs := club(t, 1, 2, true)
+	for _, r := range recs {
+		if r.Revision != nil {
+			r.Revision.RecordedBy = 9
+		}
+	}
+	f := &fakeStore{}
+	_, err := importDoc(f, encode(t, recs))
 	var le *ledger.Error
-	if !errors.As(err, &le) || le.Field != "hands[0].revisions[0].recorded_by" {
-		t.Errorf("import: %v, want the unknown key named", err)
+	if !errors.As(err, &le) || le.Field != "line 11: revision.recorded_by" {
+		t.Errorf("import: %v, want the unknown key named with its line", err)
 	}
 
-	d = document(t)
-	d.Tables[0].State = json.RawMessage(`{"hands": 3}`)
-	err = backup.Import(context.Background(), f, d)
+	recs = club(t, 1, 2, false)
+	recs[5].Table.State = json.RawMessage(`{"hands": 3}`)
+	_, err = importDoc(f, encode(t, recs))
 	if ledger.ErrorCode(err) != ledger.EINVALID || !strings.Contains(err.Error(), "is not the state after its last hand") {
 		t.Errorf("import: %v, want the table's state refused", err)
 	}
-	if len(f.calls) > 0 {
-		t.Errorf("the store was used for a document that does not hang together: %v", f.calls)
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestImportStreams checks that an import works through a reader without
+// loading the document whole: the store gets its first rows while most of
+// the document is still unread, and never more than a batch at a time.
+func TestImportStreams(t *testing.T) {
+	doc := encode(t, club(t, 60, 40, false))
+	f := &fakeStore{}
+	f.read = &countingReader{r: bytes.NewReader(doc)}
+	if _, err := backup.Import(context.Background(), f, f.read); err != nil {
+		t.Fatal(err)
+	}
+	if f.hands != 60*40 || len(f.readAt) < 10 {
+		t.Fatalf("the store got %d hands in %d batches", f.hands, len(f.readAt))
+	}
+	if f.readAt[0] > int64(len(doc))/4 {
+		t.Errorf("the first batch was written after %d of %d bytes were read", f.readAt[0], len(doc))
+	}
+	if f.maxRows > 1200 {
+		t.Errorf("a batch held %d rows", f.maxRows)
+	}
+}
+
+// fakeExport answers Export's port from records, and records how much
+// output was written when each hand was read.
+type fakeExport struct {
+	recs      []backup.Record
+	out       *countingWriter
+	writtenAt []int64
+}
+
+type countingWriter struct{ n int64 }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+func (f *fakeExport) ExportTx(ctx context.Context, clubID int64, fn func(backup.ExportTx) error) error {
+	return fn(f)
+}
+
+func (f *fakeExport) Club(context.Context) (backup.Club, error) { return *f.recs[0].Club, nil }
+
+func (f *fakeExport) Keys(context.Context) ([]backup.Key, error) {
+	keys := []backup.Key{{ID: 7, Label: "never used", CreatedAt: at}}
+	for _, r := range f.recs {
+		if r.Key != nil {
+			keys = append(keys, *r.Key)
+		}
+	}
+	return keys, nil
+}
+
+// list is a cursor over the records pick returns a value of.
+type list[T any] struct {
+	recs []backup.Record
+	pick func(backup.Record) *T
+	seen func()
+}
+
+func (l *list[T]) Next(context.Context) (T, bool, error) {
+	for len(l.recs) > 0 {
+		r := l.recs[0]
+		l.recs = l.recs[1:]
+		if v := l.pick(r); v != nil {
+			if l.seen != nil {
+				l.seen()
+			}
+			return *v, true, nil
+		}
+	}
+	var zero T
+	return zero, false, nil
+}
+
+func cursor[T any](f *fakeExport, pick func(backup.Record) *T) (backup.Cursor[T], error) {
+	return &list[T]{recs: f.recs, pick: pick}, nil
+}
+
+func (f *fakeExport) Players(context.Context) (backup.Cursor[backup.Player], error) {
+	return cursor(f, func(r backup.Record) *backup.Player { return r.Player })
+}
+func (f *fakeExport) Tables(context.Context) (backup.Cursor[backup.Table], error) {
+	return cursor(f, func(r backup.Record) *backup.Table { return r.Table })
+}
+func (f *fakeExport) Sessions(context.Context) (backup.Cursor[backup.Session], error) {
+	return cursor(f, func(r backup.Record) *backup.Session { return r.Session })
+}
+func (f *fakeExport) Hands(context.Context) (backup.Cursor[backup.Hand], error) {
+	return &list[backup.Hand]{recs: f.recs, pick: func(r backup.Record) *backup.Hand { return r.Hand },
+		seen: func() { f.writtenAt = append(f.writtenAt, f.out.n) }}, nil
+}
+func (f *fakeExport) Revisions(context.Context) (backup.Cursor[backup.Revision], error) {
+	return cursor(f, func(r backup.Record) *backup.Revision { return r.Revision })
+}
+func (f *fakeExport) Settlements(context.Context) (backup.Cursor[backup.Settlement], error) {
+	return cursor(f, func(r backup.Record) *backup.Settlement { return r.Settlement })
+}
+func (f *fakeExport) Transfers(context.Context) (backup.Cursor[backup.Transfer], error) {
+	return cursor(f, func(r backup.Record) *backup.Transfer { return r.Transfer })
+}
+func (f *fakeExport) Tournaments(context.Context) (backup.Cursor[backup.Tournament], error) {
+	return cursor(f, func(r backup.Record) *backup.Tournament { return r.Tournament })
+}
+func (f *fakeExport) TournamentRounds(context.Context) (backup.Cursor[backup.TournamentRound], error) {
+	return cursor(f, func(r backup.Record) *backup.TournamentRound { return r.Round })
+}
+func (f *fakeExport) KittyBookings(context.Context) (backup.Cursor[backup.KittyBooking], error) {
+	return cursor(f, func(r backup.Record) *backup.KittyBooking { return r.KittyBooking })
+}
+func (f *fakeExport) Changes(context.Context) (backup.Cursor[backup.Change], error) {
+	return cursor(f, func(r backup.Record) *backup.Change { return r.Change })
+}
+
+// TestExportStreams checks that an export writes each record as it reads
+// it: by the time the last hand is read, nearly the whole document has
+// gone out. It also writes the records in the document's order and names
+// only the keys some record names.
+func TestExportStreams(t *testing.T) {
+	recs := club(t, 60, 40, true)
+	f := &fakeExport{recs: recs, out: &countingWriter{}}
+	var doc bytes.Buffer
+	sum, err := backup.Export(context.Background(), f, 1, io.MultiWriter(f.out, &doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Hands != 60*40 || len(f.writtenAt) != sum.Hands {
+		t.Fatalf("exported %+v, read %d hands", sum, len(f.writtenAt))
+	}
+	if last := f.writtenAt[len(f.writtenAt)-1]; last < f.out.n*9/10 {
+		t.Errorf("when the last hand was read, %d of the document's %d bytes were written", last, f.out.n)
+	}
+	if want := encode(t, recs); !bytes.Equal(doc.Bytes(), want) {
+		t.Errorf("the export differs from the records it read:\n%.300s\nwant\n%.300s", doc.String(), want)
+	}
+}
+
+func TestReaderRefusals(t *testing.T) {
+	doc := encode(t, club(t, 1, 1, false))
+	for _, c := range []struct {
+		name, doc, want string
+	}{
+		{"two records on a line", strings.Replace(string(doc), `{"api_key":{`, `{"player":{"id":9,"name":"X","created_at":"2026-11-19T20:00:00Z"},"api_key":{`, 1),
+			"a line holds one record, this one holds 2"},
+		{"an unknown kind", strings.Replace(string(doc), `{"api_key":{`, `{"apikey":{`, 1), "apikey: is not a known field"},
+		{"something after the end", string(doc) + `{"change":{}}` + "\n", "nothing may follow the end line"},
+		{"a second format line", strings.Replace(string(doc), `{"api_key":{`, `{"format":"x"}`+"\n"+`{"api_key":{`, 1), "format: is given twice"},
+		{"no lines", "", "document: is empty"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fakeStore{}
+			_, err := importDoc(f, []byte(c.doc))
+			assertRefused(t, f, err, ledger.EINVALID, c.want)
+		})
 	}
 }

@@ -167,8 +167,8 @@ func (t *tx) OpenSessionOf(_ context.Context, tableID int64) (int64, error) {
 }
 
 // InsertSession stores a new open session.
-func (t *tx) InsertSession(_ context.Context, tableID int64, date string, seating []int64) (ledger.Session, error) {
-	s := ledger.Session{ID: t.next(), TableID: tableID, Date: date, Seating: slices.Clone(seating), OpenedAt: t.now}
+func (t *tx) InsertSession(_ context.Context, tableID int64, date string, seating []int64, terms ledger.Terms) (ledger.Session, error) {
+	s := ledger.Session{ID: t.next(), TableID: tableID, Date: date, Seating: slices.Clone(seating), OpenedAt: t.now, Terms: terms}
 	put(t, t.d.sessions, s.ID, sessionRow{club: t.club, Session: s})
 	return s, nil
 }

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -217,18 +217,44 @@ func (h *history) correct(t *testing.T, table int64, number int, facts string, v
 	}
 }
 
-func encodeExport(t *testing.T, d *backup.Document) []byte {
+func exportBytes(t *testing.T, store *postgres.Store, clubID int64) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	must(t, d.Encode(&b))
+	_, err := backup.Export(context.Background(), store, clubID, &b)
+	must(t, err)
 	return b.Bytes()
 }
 
-func exportBytes(t *testing.T, store *postgres.Store, clubID int64) []byte {
+// records reads a document's records.
+func records(t *testing.T, doc []byte) []backup.Record {
 	t.Helper()
-	d, err := backup.Export(context.Background(), store, clubID)
-	must(t, err)
-	return encodeExport(t, d)
+	rd := backup.NewReader(bytes.NewReader(doc))
+	var out []backup.Record
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		must(t, err)
+		out = append(out, rec)
+	}
+}
+
+// document writes records as a document.
+func document(t *testing.T, recs []backup.Record) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := backup.NewWriter(&b)
+	for _, r := range recs {
+		must(t, w.Write(r))
+	}
+	must(t, w.Close())
+	return b.Bytes()
+}
+
+// importInto imports a document into the store.
+func importInto(store *postgres.Store, doc []byte) (backup.Imported, error) {
+	return backup.Import(context.Background(), store, bytes.NewReader(doc))
 }
 
 // firstDifference shows where two documents part.
@@ -264,32 +290,50 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatal("the export contains an API key's secret")
 	}
 
-	doc, err := backup.Decode(bytes.NewReader(first))
-	must(t, err)
-	if len(doc.Hands) != 3+1+12+3+8+8 || len(doc.Tables) != 6 || len(doc.APIKeys) != 5 || len(doc.KittyBookings) != 1 {
-		t.Errorf("the document holds %d hands, %d tables, %d keys, %d kitty bookings", len(doc.Hands), len(doc.Tables), len(doc.APIKeys), len(doc.KittyBookings))
-	}
-	paid := 0
-	for _, tr := range doc.Transfers {
-		if tr.Payment != nil {
+	recs := records(t, first)
+	count := map[string]int{}
+	paid, revisions := 0, 0
+	var club backup.Club
+	var lastChange int64
+	for _, r := range recs {
+		switch {
+		case r.Club != nil:
+			club = *r.Club
+		case r.Hand != nil:
+			count["hands"]++
+		case r.Revision != nil:
+			revisions++
+		case r.Table != nil:
+			count["tables"]++
+		case r.Key != nil:
+			count["keys"]++
+		case r.KittyBooking != nil:
+			count["kitty"]++
+		case r.Settlement != nil:
+			count["settlements"]++
+		case r.Transfer != nil && r.Transfer.Payment != nil:
 			paid++
+		case r.Change != nil:
+			lastChange = r.Change.Seq
 		}
 	}
-	revisions := 0
-	for _, h := range doc.Hands {
-		revisions += len(h.Revisions)
+	// Of the five keys, only the admin and the scorer key recorded
+	// anything: the document names only those.
+	if count["hands"] != 3+1+12+3+8+8 || count["tables"] != 6 || count["keys"] != 2 || count["kitty"] != 1 {
+		t.Errorf("the document holds %v", count)
 	}
 	// Six closed evenings, and a new settlement version for each correction
 	// of a closed evening.
-	if paid != 1 || len(doc.Settlements) != 6+4 || revisions < 4 || len(doc.Changes) == 0 || doc.Club.ChangeSeq != doc.Changes[len(doc.Changes)-1].Seq {
-		t.Errorf("the document holds %d paid transfers, %d settlements, %d revisions, %d changes up to %d; want 1, 10, at least 4, and the feed up to the club's counter",
-			paid, len(doc.Settlements), revisions, len(doc.Changes), doc.Club.ChangeSeq)
+	if paid != 1 || count["settlements"] != 6+4 || revisions < 4 || lastChange == 0 || club.ChangeSeq != lastChange {
+		t.Errorf("the document holds %d paid transfers, %d settlements, %d revisions, changes up to %d of %d; want 1, 10, at least 4, and the feed up to the club's counter",
+			paid, count["settlements"], revisions, lastChange, club.ChangeSeq)
 	}
 
 	pool := pgtest.New(t)
 	dstDB := postgres.New(pool)
 	dst := dstDB.Service()
-	must(t, backup.Import(ctx, dstDB, doc))
+	imported, err := importInto(dstDB, first)
+	must(t, err)
 	second := exportBytes(t, dstDB, src.club.ID)
 	if !bytes.Equal(first, second) {
 		t.Fatalf("the export of the imported ledger differs from the original at %s", firstDifference(first, second))
@@ -297,6 +341,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
 		t.Fatalf("verify after import: %v", err)
 	}
+	assertVersionsRestarted(t, pool)
 	// The derived tables are rebuilt as the write path left them. (The
 	// statistics of the tables with corrections are left out: the write
 	// path does not re-index a corrected hand's statistics while this is
@@ -313,17 +358,24 @@ func TestExportImportRoundTrip(t *testing.T) {
 		sameRows(t, table, a, b)
 	}
 
-	// The same keys open the restored database; the revoked one stays shut.
-	for _, secret := range []string{src.adminSecret, src.scorerSecret} {
-		want, err := src.store.Authenticate(ctx, secret)
-		must(t, err)
-		got, err := dst.Authenticate(ctx, secret)
-		if err != nil || got != want {
-			t.Errorf("key %s…: authenticates as %+v (%v) on the target, %+v on the source", secret[:8], got, err, want)
+	// No key of the source opens the restored database: the document's
+	// keys are history, revoked. The import's new admin key opens it.
+	for _, secret := range []string{src.adminSecret, src.scorerSecret, src.revoked} {
+		_, err := dst.Authenticate(ctx, secret)
+		assertCode(t, err, ledger.EUNAUTHORIZED)
+	}
+	admin, err := dst.Authenticate(ctx, imported.AdminKey)
+	must(t, err)
+	if admin.Role != ledger.RoleAdmin || admin.ClubID != src.club.ID {
+		t.Errorf("the import's admin key authenticates as %+v", admin)
+	}
+	keys, err := dst.ListKeys(ctx, admin)
+	must(t, err)
+	for _, k := range keys {
+		if (k.ID == admin.KeyID) != (k.RevokedAt == nil) {
+			t.Errorf("key %d (%s, %q) after import: revoked at %v; only the new admin key %d is active", k.ID, k.Role, k.Label, k.RevokedAt, admin.KeyID)
 		}
 	}
-	_, err = dst.Authenticate(ctx, src.revoked)
-	assertCode(t, err, ledger.EUNAUTHORIZED)
 
 	// What the API shows is the same on both sides.
 	for _, id := range src.tables {
@@ -389,6 +441,18 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 }
 
+// assertVersionsRestarted checks that every restored table's
+// compare-and-set version starts again at 0, as a new table's does (see
+// TestExportCoversTheSchema).
+func assertVersionsRestarted(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	var counted int
+	must(t, pool.QueryRow(context.Background(), `SELECT count(*) FROM tables WHERE version <> 0`).Scan(&counted))
+	if counted != 0 {
+		t.Errorf("%d restored tables have a version other than 0", counted)
+	}
+}
+
 // tableRows returns the rows of table (those where says, if not empty) as
 // JSON, in a fixed order.
 func tableRows(t *testing.T, pool *pgxpool.Pool, table, where string) []string {
@@ -429,174 +493,37 @@ func assertEmpty(t *testing.T, pool *pgxpool.Pool) {
 	}
 }
 
-func TestImportRefusals(t *testing.T) {
-	ctx := context.Background()
-	src := newHistory(t)
-	original := exportBytes(t, src.db, src.club.ID)
-	decode := func(t *testing.T) *backup.Document {
-		t.Helper()
-		d, err := backup.Decode(bytes.NewReader(original))
-		must(t, err)
-		return d
-	}
-
-	t.Run("a database that holds a club", func(t *testing.T) {
-		pool := pgtest.New(t)
-		store := postgres.New(pool)
-		_, _, err := store.Service().CreateClub(ctx, ledger.NewClub{Name: "Schon da", TimeZone: ""})
-		must(t, err)
-		err = backup.Import(ctx, store, decode(t))
-		assertCode(t, err, ledger.ECONFLICT)
-		if err == nil || !strings.Contains(err.Error(), "not empty") || !strings.Contains(err.Error(), "Schon da") {
-			t.Errorf("refusal %v does not say why", err)
-		}
-		assertCount(t, pool, "clubs", 1)
-		assertCount(t, pool, "players", 0)
-		assertCount(t, pool, "hands", 0)
-	})
-
-	t.Run("facts whose points no longer follow", func(t *testing.T) {
-		d := decode(t)
-		// Hand 2 of the Schwarze Dame table as recorded: give P1 and P3
-		// back their tricks of hand 1, keeping the points of the swap.
-		h := &d.Hands[1]
-		if h.TableID != src.tables[0] || h.Number != 2 {
-			t.Fatalf("hands[1] is table %d hand %d", h.TableID, h.Number)
-		}
-		h.Facts = src.facts(t, schwarzeDame(false))
-		pool := pgtest.New(t)
-		err := backup.Import(ctx, postgres.New(pool), d)
-		assertCode(t, err, ledger.EINVALID)
-		want := fmt.Sprintf("table %d \"Donnerstag\", hand 2: the stored points", src.tables[0])
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("refusal %v, want it to name %q", err, want)
-		}
-		assertEmpty(t, pool)
-	})
-
-	t.Run("a current revision's facts edited", func(t *testing.T) {
-		d := decode(t)
-		// Hand 2 of the Schwarze Dame table got revision 2 when hand 1 was
-		// corrected; its facts now give P1 and P3 each other's tricks.
-		h := &d.Hands[1]
-		if len(h.Revisions) == 0 {
-			t.Fatalf("table %d hand %d has no revision", h.TableID, h.Number)
-		}
-		r := &h.Revisions[len(h.Revisions)-1]
-		r.Facts = src.facts(t, schwarzeDame(false))
-		pool := pgtest.New(t)
-		err := backup.Import(ctx, postgres.New(pool), d)
-		assertCode(t, err, ledger.EINVALID)
-		want := fmt.Sprintf("table %d \"Donnerstag\", hand 2 (revision %d): the stored points", src.tables[0], r.Revision)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("refusal %v, want it to name %q", err, want)
-		}
-		assertEmpty(t, pool)
-	})
-
-	t.Run("facts that no longer score", func(t *testing.T) {
-		d := decode(t)
-		last := &d.Hands[len(d.Hands)-1]
-		last.Facts = json.RawMessage(`{"dealer": 1, "players": []}`)
-		pool := pgtest.New(t)
-		err := backup.Import(ctx, postgres.New(pool), d)
-		assertCode(t, err, ledger.EINVALID)
-		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("hand %d: its facts no longer score", last.Number)) {
-			t.Errorf("refusal %v does not name the hand", err)
-		}
-		assertEmpty(t, pool)
-	})
-
-	t.Run("a state after that does not follow", func(t *testing.T) {
-		d := decode(t)
-		var h *backup.Hand
-		for i := range d.Hands {
-			if d.Hands[i].Game == "doppelkopf" && d.Hands[i].Number == 5 {
-				h = &d.Hands[i]
-			}
-		}
-		h.StateAfter = json.RawMessage(`{"next_dealer": 0}`)
-		pool := pgtest.New(t)
-		err := backup.Import(ctx, postgres.New(pool), d)
-		if err == nil || !strings.Contains(err.Error(), "hand 5: the stored state after the hand differs") {
-			t.Errorf("refusal %v, want the state of hand 5 named", err)
-		}
-		assertEmpty(t, pool)
-	})
-
-	t.Run("a recording time changed", func(t *testing.T) {
-		d := decode(t)
-		h := &d.Hands[5]
-		h.RecordedAt = h.RecordedAt.Add(time.Microsecond)
-		pool := pgtest.New(t)
-		err := backup.Import(ctx, postgres.New(pool), d)
-		assertCode(t, err, ledger.EINVALID)
-		want := fmt.Sprintf("table %d, hand %d: the database computes the hash", h.TableID, h.Number)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("refusal %v, want %q", err, want)
-		}
-		assertEmpty(t, pool)
-	})
-
-	t.Run("a wrong format marker", func(t *testing.T) {
-		doc := bytes.Replace(original, []byte(`"format": "stichbuch-export/1"`), []byte(`"format": "stichbuch-export/2"`), 1)
-		if bytes.Equal(doc, original) {
-			t.Fatal("the document has no format marker to change")
-		}
-		_, err := backup.Decode(bytes.NewReader(doc))
-		var le *ledger.Error
-		if !errors.As(err, &le) || le.Field != "format" || !strings.Contains(le.Rule, "stichbuch-export/2") {
-			t.Errorf("decoding a stichbuch-export/2 document: %v, want a refusal naming the format", err)
-		}
-		_, err = backup.Decode(strings.NewReader(`{"club": {"id": 1}}`))
-		if !errors.As(err, &le) || le.Field != "format" {
-			t.Errorf("decoding a document without a marker: %v, want a refusal naming the format", err)
-		}
-		d := decode(t)
-		d.Format = "stichbuch-export/0"
-		pool := pgtest.New(t)
-		err = backup.Import(ctx, postgres.New(pool), d)
-		assertCode(t, err, ledger.EINVALID)
-		assertEmpty(t, pool)
-	})
-
-	t.Run("a broken reference", func(t *testing.T) {
-		d := decode(t)
-		d.Hands[0].RecordedBy = 999
-		pool := pgtest.New(t)
-		err := backup.Import(ctx, postgres.New(pool), d)
-		var le *ledger.Error
-		if !errors.As(err, &le) || le.Field != "hands[0].recorded_by" {
-			t.Errorf("a hand recorded by an unknown key: %v", err)
-		}
-		assertEmpty(t, pool)
-	})
-}
-
 func TestExportUnknownClub(t *testing.T) {
-	_, err := backup.Export(context.Background(), postgres.New(pgtest.New(t)), 42)
+	_, err := backup.Export(context.Background(), postgres.New(pgtest.New(t)), 42, io.Discard)
 	assertCode(t, err, ledger.ENOTFOUND)
 }
 
 // TestExportCoversTheSchema fails when the schema gains a table or column
-// that the export neither carries nor rebuilds: extend backup.Document and
-// the store's Export and Import for it, then list it here.
+// that the export neither carries nor rebuilds: extend backup's records and
+// the store's ExportTx and ImportTx for it, then list it here.
 func TestExportCoversTheSchema(t *testing.T) {
 	covered := map[string]string{
 		// Carried by the document.
 		"clubs":             "club_id name time_zone created_at change_seq",
-		"api_keys":          "club_id key_id role label secret_hash created_at revoked_at",
-		"players":           "club_id player_id name created_at",
-		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents version", // version: the compare-and-set counter of hand writes, which restarts at 0
-		"sessions":          "club_id session_id table_id date opened_at closed_at",
+		"api_keys":          "club_id key_id label created_at",
+		"players":           "club_id player_id name retired created_at",
+		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents",
+		"sessions":          "club_id session_id table_id date opened_at closed_at rules stake_num stake_den settle_mode match_loss_cents",
 		"session_players":   "club_id session_id seat player_id",
-		"hands":             "club_id hand_id table_id session_id number game rules facts result state_after recorded_by recorded_at prev_hash hash",
+		"hands":             "club_id hand_id table_id session_id number facts result state_after recorded_by recorded_at prev_hash hash",
 		"hand_revisions":    "club_id revision_id hand_id table_id number revision facts result state_after void reason caused_by recorded_by recorded_at prev_hash hash",
 		"settlements":       "club_id settlement_id session_id version body created_at",
-		"transfers":         "club_id transfer_id settlement_id session_id from_player to_player cents",
+		"transfers":         "club_id transfer_id settlement_id from_player to_player cents",
 		"transfer_payments": "club_id transfer_id paid_at recorded_by",
 		"kitty_bookings":    "club_id booking_id cents kind note session_id recorded_by created_at",
 		"changes":           "club_id seq kind table_id session_id number data created_at",
+		// Derived on import: a hand's game is its table's, its rule set
+		// its session's and a transfer's session its settlement's; a key's
+		// role, secret and revocation are those of a key kept as history
+		// (revoked, a reader, a secret nobody holds).
+		"api_keys ":  "role secret_hash revoked_at",
+		"hands ":     "game rules",
+		"transfers ": "session_id",
 		// Rebuilt on import from the hands' and revisions' results and the
 		// latest settlements.
 		"entries":        "club_id entry_id hand_id table_id session_id player_id num den revision",
@@ -608,6 +535,12 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"stat_counters":  "club_id session_id player_id key table_id game date count",
 		"stat_pairs":     "club_id session_id player_id other_id table_id game date hands partner_hands partner_won partner_lost against_hands won_against lost_against num den other_num other_den",
 		"stat_money":     "club_id session_id player_id table_id game date version points_cents payout_cents net_cents",
+		// Restarted on import: a table's version is the compare-and-set
+		// counter of the hand write path, compared only within one request
+		// (read, score, write). No answer and no document carries it, so
+		// nothing outside the server holds a version of the old database;
+		// a restored table starts again at 0, as a new one does.
+		"tables ": "version",
 		// Left out on purpose.
 		"idempotency_keys": "club_id key request_hash kind ref_id created_at",
 	}
@@ -615,7 +548,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 	known := map[string]bool{}
 	for table, cols := range covered {
 		for _, c := range strings.Fields(cols) {
-			known[table+"."+c] = true
+			known[strings.TrimSpace(table)+"."+c] = true
 		}
 	}
 	rows, err := pgtest.New(t).Query(context.Background(), `
@@ -630,7 +563,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 		var col string
 		must(t, rows.Scan(&col))
 		if !known[col] {
-			t.Errorf("the export does not know the column %s: carry it in backup.Document (and the store's ReadDocument and ImportTx) or rebuild it on import", col)
+			t.Errorf("the export does not know the column %s: carry it in a backup.Record (and the store's ExportTx and ImportTx) or rebuild it on import", col)
 		}
 	}
 	must(t, rows.Err())

@@ -83,7 +83,7 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 	if err != nil {
 		return ledger.Hand{}, err
 	}
-	h := ledger.Hand{TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game, Rules: r.Table.Rules,
+	h := ledger.Hand{TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game, Rules: r.Session.Terms.Rules,
 		Facts: r.Facts, Result: res, RecordedBy: r.RecordedBy, Revision: 1}
 	players, nums, dens := pointColumns(res.Points)
 	b := &pgx.Batch{}
@@ -144,7 +144,7 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []b
 			SELECT $1, $25, $26, $27, h.hand_id FROM h WHERE $25 <> ''
 		)
 		SELECT hand_id, recorded_at FROM h`,
-		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, r.Table.Rules, r.Facts, stored, r.Result.State, r.RecordedBy,
+		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, r.Session.Terms.Rules, r.Facts, stored, r.Result.State, r.RecordedBy,
 		players, nums, dens, r.Session.Date,
 		st.players, st.nums, st.dens, st.outcomes, st.presents, st.satOuts, st.parties, st.keyPlayers, st.keys, st.counts,
 		key, hash, string(ledger.KindHand))

@@ -2,12 +2,12 @@ package postgres
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
 )
 
@@ -19,19 +19,21 @@ var (
 // ImportTx runs backup.Import's steps in one transaction: committed when fn
 // returns nil, rolled back when it returns an error.
 func (s *Store) ImportTx(ctx context.Context, fn func(backup.ImportTx) error) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return fn(importTx{Tx: t}) })
+	return s.tx(ctx, func(t pgx.Tx) error { return fn(&importTx{Tx: t}) })
 }
 
 // importTx is the transaction of an import: backup's ImportTx port. It
-// keeps every original id (OVERRIDING SYSTEM VALUE) and sends its inserts
-// in pipelined batches.
+// keeps every original id (OVERRIDING SYSTEM VALUE) and sends each batch
+// of inserts in one pipelined round trip.
 type importTx struct {
 	pgx.Tx
+	club    int64 // the club, once inserted
+	batches int   // written so far
 }
 
 // LockClubs locks the clubs table against new clubs until the transaction
 // ends and counts the clubs already stored.
-func (t importTx) LockClubs(ctx context.Context) (backup.Present, error) {
+func (t *importTx) LockClubs(ctx context.Context) (backup.Present, error) {
 	var p backup.Present
 	if _, err := t.Exec(ctx, `LOCK TABLE clubs IN EXCLUSIVE MODE`); err != nil {
 		return p, err
@@ -42,34 +44,71 @@ func (t importTx) LockClubs(ctx context.Context) (backup.Present, error) {
 	return p, err
 }
 
-// InsertLedger inserts the club with its keys and players, the tables and
-// sessions, and the hands with their revisions and entries: three round
-// trips.
-func (t importTx) InsertLedger(ctx context.Context, d *backup.Document, entries map[int64][]backup.Entry) (backup.Hashes, error) {
-	if err := importClub(ctx, t.Tx, d); err != nil {
+// Write inserts a batch in one round trip, in the order of its fields,
+// and returns the hashes the chain triggers computed for its hands and
+// revisions.
+func (t *importTx) Write(ctx context.Context, b *backup.Batch) (backup.Hashes, error) {
+	q := &pgx.Batch{}
+	if c := b.Club; c != nil {
+		t.club = c.ID
+		q.Queue(`INSERT INTO clubs (club_id, name, time_zone, created_at, change_seq) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5)`,
+			c.ID, c.Name, c.TimeZone, c.CreatedAt, c.ChangeSeq)
+	}
+	club := t.club
+	queueMembers(q, club, b)
+	queueTables(q, club, b)
+	hashes := queueHands(q, club, b.Hands)
+	queueMoney(q, club, b)
+	queueTournaments(q, club, b)
+	if err := send(ctx, t.Tx, q); err != nil {
 		return backup.Hashes{}, err
 	}
-	if err := importTables(ctx, t.Tx, d); err != nil {
-		return backup.Hashes{}, err
+	t.batches++
+	if t.batches&(t.batches-1) == 0 {
+		if err := analyzeImport(ctx, t.Tx); err != nil {
+			return backup.Hashes{}, err
+		}
 	}
-	return importHands(ctx, t.Tx, d, entries)
+	return *hashes, nil
 }
 
-// Complete inserts the money and the change feed and sums the running
-// totals from the entries in one batch, rebuilds the statistics as
-// RebuildStats does, and moves the identity sequences past the imported
-// ids.
-func (t importTx) Complete(ctx context.Context, d *backup.Document) error {
-	if err := importMoney(ctx, t.Tx, d); err != nil {
+// analyzeImport refreshes the planner's statistics of the tables an
+// import's foreign keys and hash chain look rows up in. A fresh database
+// has none, and the plans its connection caches for those lookups (the
+// foreign-key checks, the chain triggers) are made for empty tables:
+// sequential scans, which make every insert read the rows before it and
+// a long import quadratic. ANALYZE counts the transaction's own rows and
+// invalidates those plans; run after batches 1, 2, 4, 8 …, the tables
+// never outgrow their statistics more than twice.
+func analyzeImport(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `ANALYZE hands (club_id, hand_id, table_id, number), hand_revisions (club_id, hand_id, revision),
+		sessions (club_id, session_id), settlements (club_id, settlement_id), transfers (club_id, transfer_id),
+		players (club_id, player_id), api_keys (club_id, key_id), tables (club_id, table_id)`)
+	return err
+}
+
+// Complete sums the running totals from the entries, rebuilds the
+// statistics as RebuildStats does, and moves the identity sequences past
+// the imported ids.
+func (t *importTx) Complete(ctx context.Context, clubID int64) error {
+	b := &pgx.Batch{}
+	b.Queue(`
+		INSERT INTO table_totals (club_id, table_id, player_id, num, den, hands)
+		SELECT club_id, table_id, player_id, s.total[1], s.total[2], s.n
+		FROM (SELECT club_id, table_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
+		      FROM entries WHERE club_id = $1 GROUP BY club_id, table_id, player_id) s`, clubID)
+	b.Queue(`
+		INSERT INTO session_totals (club_id, session_id, player_id, num, den, hands)
+		SELECT club_id, session_id, player_id, s.total[1], s.total[2], s.n
+		FROM (SELECT club_id, session_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
+		      FROM entries WHERE club_id = $1 GROUP BY club_id, session_id, player_id) s`, clubID)
+	if err := send(ctx, t.Tx, b); err != nil {
 		return err
 	}
-	if err := importStats(ctx, t.Tx, d); err != nil {
+	if err := rebuildStats(ctx, &tx{Tx: t.Tx, club: clubID}); err != nil {
 		return err
 	}
-	if err := rebuildAttendance(ctx, t.Tx, d.Club.ID); err != nil {
-		return err
-	}
-	if err := importTournaments(ctx, t.Tx, d); err != nil {
+	if err := rebuildAttendance(ctx, t.Tx, clubID); err != nil {
 		return err
 	}
 	for _, c := range identityColumns {
@@ -82,9 +121,17 @@ func (t importTx) Complete(ctx context.Context, d *backup.Document) error {
 	return nil
 }
 
+// AddKey stores a new key of the club under the next free id.
+func (t *importTx) AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error) {
+	var id int64
+	err := t.QueryRow(ctx, `INSERT INTO api_keys (club_id, role, label, secret_hash) VALUES ($1, $2, $3, $4) RETURNING key_id`,
+		clubID, string(k.Role), k.Label, k.Hash).Scan(&id)
+	return id, err
+}
+
 // FirstBreach runs Verify's checks inside the import's transaction, so an
 // import that would leave a breach can be rolled back.
-func (t importTx) FirstBreach(ctx context.Context, zeroSumGames []string) (*backup.Breach, error) {
+func (t *importTx) FirstBreach(ctx context.Context, zeroSumGames []string) (*backup.Breach, error) {
 	for _, c := range checks {
 		var args []any
 		if c.zeroSum {
@@ -112,102 +159,85 @@ var identityColumns = []struct{ table, column string }{
 	{"transfers", "transfer_id"}, {"kitty_bookings", "booking_id"}, {"tournaments", "tournament_id"},
 }
 
-// importClub inserts the club, its keys and its players.
-func importClub(ctx context.Context, tx pgx.Tx, d *backup.Document) error {
-	c := d.Club
-	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO clubs (club_id, name, time_zone, created_at, change_seq) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5)`,
-		c.ID, c.Name, c.TimeZone, c.CreatedAt, c.ChangeSeq)
-	for _, k := range d.APIKeys {
-		hash, err := hex.DecodeString(k.SecretSHA256)
-		if err != nil {
-			return fmt.Errorf("api key %d: secret_sha256: %w", k.ID, err)
-		}
-		b.Queue(`
+// queueMembers queues the inserts of a batch's keys and players.
+func queueMembers(q *pgx.Batch, club int64, b *backup.Batch) {
+	for _, k := range b.Keys {
+		q.Queue(`
 			INSERT INTO api_keys (club_id, key_id, role, label, secret_hash, created_at, revoked_at) OVERRIDING SYSTEM VALUE
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.ID, k.ID, string(k.Role), k.Label, hash, k.CreatedAt, k.RevokedAt)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, club, k.ID, string(k.Role), k.Label, k.SecretHash, k.CreatedAt, k.RevokedAt)
 	}
-	for _, p := range d.Players {
-		b.Queue(`INSERT INTO players (club_id, player_id, name, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)`,
-			c.ID, p.ID, p.Name, p.CreatedAt)
+	for _, p := range b.Players {
+		q.Queue(`INSERT INTO players (club_id, player_id, name, retired, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5)`,
+			club, p.ID, p.Name, p.Retired, p.CreatedAt)
 	}
-	return send(ctx, tx, b)
 }
 
-// importTables inserts the tables (with their final hand count and state)
-// and the sessions with their seating.
-func importTables(ctx context.Context, tx pgx.Tx, d *backup.Document) error {
-	club := d.Club.ID
-	b := &pgx.Batch{}
-	for _, t := range d.Tables {
-		b.Queue(`
+// queueTables queues the inserts of a batch's tables (with their final
+// hand count and state) and sessions with their seating.
+func queueTables(q *pgx.Batch, club int64, b *backup.Batch) {
+	for _, t := range b.Tables {
+		q.Queue(`
 			INSERT INTO tables (club_id, table_id, name, game, preset, options, rules, stake_num, stake_den,
 			                    settle_mode, match_loss_cents, hands, state, created_at) OVERRIDING SYSTEM VALUE
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 			club, t.ID, t.Name, t.Game, t.Preset, t.Options, t.Rules, t.Stake.Num(), t.Stake.Den(),
 			t.SettleMode, t.MatchLossCents, t.Hands, t.State, t.CreatedAt)
 	}
-	for _, s := range d.Sessions {
-		b.Queue(`
-			INSERT INTO sessions (club_id, session_id, table_id, date, opened_at, closed_at) OVERRIDING SYSTEM VALUE
-			VALUES ($1, $2, $3, $4, $5, $6)`, club, s.ID, s.TableID, s.Date, s.OpenedAt, s.ClosedAt)
-		b.Queue(`
+	for _, s := range b.Sessions {
+		tm := s.Terms
+		q.Queue(`
+			INSERT INTO sessions (club_id, session_id, table_id, date, opened_at, closed_at,
+			                      rules, stake_num, stake_den, settle_mode, match_loss_cents) OVERRIDING SYSTEM VALUE
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, club, s.ID, s.TableID, s.Date, s.OpenedAt, s.ClosedAt,
+			tm.Rules, tm.Stake.Num(), tm.Stake.Den(), tm.SettleMode, tm.MatchLossCents)
+		q.Queue(`
 			INSERT INTO session_players (club_id, session_id, seat, player_id)
 			SELECT $1, $2, p.seat, p.player_id FROM unnest($3::bigint[]) WITH ORDINALITY AS p(player_id, seat)`,
 			club, s.ID, s.Seating)
 	}
-	return send(ctx, tx, b)
 }
 
-// importHands inserts the hands one statement each, in table and number
-// order, so the chain trigger finds each previous hand, and then each
-// hand's revisions in order and its entries, in one batch; it returns the
-// hash the database computed for each hand and revision.
-func importHands(ctx context.Context, tx pgx.Tx, d *backup.Document, entries map[int64][]backup.Entry) (backup.Hashes, error) {
-	club := d.Club.ID
-	hashes := backup.Hashes{Hands: make(map[int64]string, len(d.Hands)), Revisions: map[int64]string{}}
-	scanHash := func(into map[int64]string, id int64) func(pgx.Row) error {
-		return func(row pgx.Row) error {
-			var got string
-			err := row.Scan(&got)
-			into[id] = got
-			return err
-		}
-	}
-	b := &pgx.Batch{}
-	for _, h := range d.Hands {
-		b.Queue(`
+// queueHands queues the inserts of the hands, one statement each in table
+// and number order, so the chain trigger finds each previous hand, then
+// each hand's revisions in order and its entries; the hashes the database
+// computes are filled in when the batch is sent.
+func queueHands(q *pgx.Batch, club int64, hands []backup.HandRow) *backup.Hashes {
+	hashes := &backup.Hashes{Hands: make([]string, len(hands))}
+	for i, h := range hands {
+		q.Queue(`
 			INSERT INTO hands (club_id, hand_id, table_id, session_id, number, game, rules, facts, result,
 			                   state_after, recorded_by, recorded_at) OVERRIDING SYSTEM VALUE
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 			RETURNING encode(hash, 'hex')`,
 			club, h.ID, h.TableID, h.SessionID, h.Number, h.Game, h.Rules, h.Facts, h.Result,
 			h.StateAfter, h.RecordedBy, h.RecordedAt).
-			QueryRow(scanHash(hashes.Hands, h.ID))
+			QueryRow(func(row pgx.Row) error { return row.Scan(&hashes.Hands[i]) })
 	}
-	for _, h := range d.Hands {
+	for _, h := range hands {
 		for _, r := range h.Revisions {
-			b.Queue(`
+			at := len(hashes.Revisions)
+			hashes.Revisions = append(hashes.Revisions, "")
+			q.Queue(`
 				INSERT INTO hand_revisions (club_id, revision_id, hand_id, table_id, number, revision, facts, result,
 				                            state_after, void, reason, caused_by, recorded_by, recorded_at) OVERRIDING SYSTEM VALUE
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 				RETURNING encode(hash, 'hex')`,
 				club, r.ID, h.ID, h.TableID, h.Number, r.Revision, r.Facts, r.Result,
 				r.StateAfter, r.Void, r.Reason, r.CausedBy, r.RecordedBy, r.RecordedAt).
-				QueryRow(scanHash(hashes.Revisions, r.ID))
+				QueryRow(func(row pgx.Row) error { return row.Scan(&hashes.Revisions[at]) })
 		}
-		queueEntries(b, club, h, entries[h.ID])
+		queueEntries(q, club, h)
 	}
-	return hashes, send(ctx, tx, b)
+	return hashes
 }
 
 // queueEntries queues the insert of hand h's entries, in their order.
-func queueEntries(b *pgx.Batch, club int64, h backup.Hand, entries []backup.Entry) {
-	revs := make([]int, len(entries))
-	players := make([]int64, len(entries))
-	nums := make([]int64, len(entries))
-	dens := make([]int64, len(entries))
-	for i, e := range entries {
+func queueEntries(b *pgx.Batch, club int64, h backup.HandRow) {
+	revs := make([]int, len(h.Entries))
+	players := make([]int64, len(h.Entries))
+	nums := make([]int64, len(h.Entries))
+	dens := make([]int64, len(h.Entries))
+	for i, e := range h.Entries {
 		revs[i], players[i], nums[i], dens[i] = e.Revision, e.Player, e.Points.Num(), e.Points.Den()
 	}
 	b.Queue(`
@@ -218,51 +248,32 @@ func queueEntries(b *pgx.Batch, club int64, h backup.Hand, entries []backup.Entr
 		club, h.ID, h.TableID, h.SessionID, revs, players, nums, dens)
 }
 
-// importStats rebuilds the statistics side tables as RebuildStats does.
-func importStats(ctx context.Context, t pgx.Tx, d *backup.Document) error {
-	return rebuildStats(ctx, &tx{Tx: t, club: d.Club.ID})
-}
-
-// importMoney inserts the settlements, transfers, payments, kitty bookings
-// and the change feed as they were, and sums the running totals from the
-// entries.
-func importMoney(ctx context.Context, tx pgx.Tx, d *backup.Document) error {
-	club := d.Club.ID
-	b := &pgx.Batch{}
-	for _, st := range d.Settlements {
-		b.Queue(`
+// queueMoney queues the inserts of the settlement versions with their
+// transfers and payments, the kitty bookings and the change feed.
+func queueMoney(q *pgx.Batch, club int64, b *backup.Batch) {
+	for _, st := range b.Settlements {
+		q.Queue(`
 			INSERT INTO settlements (club_id, settlement_id, session_id, version, body, created_at) OVERRIDING SYSTEM VALUE
 			VALUES ($1, $2, $3, $4, $5, $6)`, club, st.ID, st.SessionID, st.Version, st.Body, st.CreatedAt)
-	}
-	for _, t := range d.Transfers {
-		b.Queue(`
-			INSERT INTO transfers (club_id, transfer_id, settlement_id, session_id, from_player, to_player, cents) OVERRIDING SYSTEM VALUE
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, club, t.ID, t.SettlementID, t.SessionID, t.From, t.To, t.Cents)
-		if t.Payment != nil {
-			b.Queue(`
-				INSERT INTO transfer_payments (club_id, transfer_id, paid_at, recorded_by)
-				VALUES ($1, $2, $3, $4)`, club, t.ID, t.Payment.PaidAt, t.Payment.RecordedBy)
+		for _, t := range st.Transfers {
+			q.Queue(`
+				INSERT INTO transfers (club_id, transfer_id, settlement_id, session_id, from_player, to_player, cents) OVERRIDING SYSTEM VALUE
+				VALUES ($1, $2, $3, $4, $5, $6, $7)`, club, t.ID, st.ID, st.SessionID, t.From, t.To, t.Cents)
+			if t.Payment != nil {
+				q.Queue(`
+					INSERT INTO transfer_payments (club_id, transfer_id, paid_at, recorded_by)
+					VALUES ($1, $2, $3, $4)`, club, t.ID, t.Payment.PaidAt, t.Payment.RecordedBy)
+			}
 		}
 	}
-	for _, k := range d.KittyBookings {
-		b.Queue(`
+	for _, k := range b.KittyBookings {
+		q.Queue(`
 			INSERT INTO kitty_bookings (club_id, booking_id, cents, kind, note, session_id, recorded_by, created_at) OVERRIDING SYSTEM VALUE
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, club, k.ID, k.Cents, k.Kind, k.Note, k.SessionID, k.RecordedBy, k.CreatedAt)
 	}
-	for _, c := range d.Changes {
-		b.Queue(`
+	for _, c := range b.Changes {
+		q.Queue(`
 			INSERT INTO changes (club_id, seq, kind, table_id, session_id, number, data, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, club, c.Seq, c.Kind, c.TableID, c.SessionID, c.Number, c.Data, c.CreatedAt)
 	}
-	b.Queue(`
-		INSERT INTO table_totals (club_id, table_id, player_id, num, den, hands)
-		SELECT club_id, table_id, player_id, s.total[1], s.total[2], s.n
-		FROM (SELECT club_id, table_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
-		      FROM entries WHERE club_id = $1 GROUP BY club_id, table_id, player_id) s`, club)
-	b.Queue(`
-		INSERT INTO session_totals (club_id, session_id, player_id, num, den, hands)
-		SELECT club_id, session_id, player_id, s.total[1], s.total[2], s.n
-		FROM (SELECT club_id, session_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
-		      FROM entries WHERE club_id = $1 GROUP BY club_id, session_id, player_id) s`, club)
-	return send(ctx, tx, b)
 }

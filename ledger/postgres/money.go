@@ -60,7 +60,7 @@ func sessionPayments(ctx context.Context, q queryer, clubID, sessionID int64) ([
 // seatedPlayers returns the session's players in seating order.
 func seatedPlayers(ctx context.Context, q queryer, clubID int64, sess ledger.Session) ([]ledger.Player, error) {
 	rows, err := q.Query(ctx, `
-		SELECT p.player_id, p.name, p.created_at
+		SELECT p.player_id, p.name, p.retired, p.created_at
 		FROM session_players sp JOIN players p USING (club_id, player_id)
 		WHERE sp.club_id = $1 AND sp.session_id = $2
 		ORDER BY sp.seat`, clubID, sess.ID)

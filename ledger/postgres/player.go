@@ -52,7 +52,7 @@ func (t *tx) InsertPlayer(ctx context.Context, name string) (ledger.Player, erro
 	var p ledger.Player
 	err := scanPlayer(t.QueryRow(ctx, `
 		INSERT INTO players (club_id, name) VALUES ($1, $2)
-		RETURNING player_id, name, created_at`, t.club, name), &p)
+		RETURNING player_id, name, retired, created_at`, t.club, name), &p)
 	return p, err
 }
 
@@ -74,8 +74,8 @@ func (t *tx) MissingPlayers(ctx context.Context, ids []int64) ([]int64, error) {
 	return missing, err
 }
 
-const selectPlayer = `SELECT player_id, name, created_at FROM players`
+const selectPlayer = `SELECT player_id, name, retired, created_at FROM players`
 
 func scanPlayer(row pgx.Row, p *ledger.Player) error {
-	return row.Scan(&p.ID, &p.Name, &p.CreatedAt)
+	return row.Scan(&p.ID, &p.Name, &p.Retired, &p.CreatedAt)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 // FindSession returns a session of the club.
@@ -62,12 +63,14 @@ func (t *tx) OpenSessionOf(ctx context.Context, tableID int64) (int64, error) {
 	return open, err
 }
 
-// InsertSession stores a new open session with its seating.
-func (t *tx) InsertSession(ctx context.Context, tableID int64, date string, seating []int64) (ledger.Session, error) {
+// InsertSession stores a new open session with its seating and terms.
+func (t *tx) InsertSession(ctx context.Context, tableID int64, date string, seating []int64, terms ledger.Terms) (ledger.Session, error) {
 	var id int64
 	if err := t.QueryRow(ctx, `
-		INSERT INTO sessions (club_id, table_id, date) VALUES ($1, $2, $3)
-		RETURNING session_id`, t.club, tableID, date).Scan(&id); err != nil {
+		INSERT INTO sessions (club_id, table_id, date, rules, stake_num, stake_den, settle_mode, match_loss_cents)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		RETURNING session_id`, t.club, tableID, date, terms.Rules, terms.Stake.Num(), terms.Stake.Den(),
+		string(terms.SettleMode), terms.MatchLossCents).Scan(&id); err != nil {
 		return ledger.Session{}, err
 	}
 	if _, err := t.Exec(ctx, `
@@ -90,7 +93,8 @@ func (t *tx) CloseSession(ctx context.Context, id int64) (ledger.Session, error)
 const selectSession = `
 	SELECT s.session_id, s.table_id, to_char(s.date, 'YYYY-MM-DD'), s.opened_at, s.closed_at,
 	       ARRAY(SELECT player_id FROM session_players sp
-	             WHERE sp.club_id = s.club_id AND sp.session_id = s.session_id ORDER BY seat)
+	             WHERE sp.club_id = s.club_id AND sp.session_id = s.session_id ORDER BY seat),
+	       s.rules, s.stake_num, s.stake_den, s.settle_mode, s.match_loss_cents
 	FROM sessions s`
 
 func findSession(ctx context.Context, q queryer, clubID, id int64) (ledger.Session, error) {
@@ -100,5 +104,10 @@ func findSession(ctx context.Context, q queryer, clubID, id int64) (ledger.Sessi
 }
 
 func scanSession(row pgx.Row, s *ledger.Session) error {
-	return row.Scan(&s.ID, &s.TableID, &s.Date, &s.OpenedAt, &s.ClosedAt, &s.Seating)
+	var num, den int64
+	var mode string
+	err := row.Scan(&s.ID, &s.TableID, &s.Date, &s.OpenedAt, &s.ClosedAt, &s.Seating,
+		&s.Terms.Rules, &num, &den, &mode, &s.Terms.MatchLossCents)
+	s.Terms.Stake, s.Terms.SettleMode = score.Frac(num, max(den, 1)), ledger.SettleMode(mode)
+	return err
 }

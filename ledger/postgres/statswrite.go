@@ -332,23 +332,34 @@ func rebuildStats(ctx context.Context, t *tx) error {
 		}
 		after = hands[len(hands)-1].ID
 	}
-	rows, err = t.Query(ctx, `
-		SELECT DISTINCT ON (session_id) body FROM settlements WHERE club_id = $1
-		ORDER BY session_id, version DESC`, t.club)
-	if err != nil {
-		return err
-	}
-	bodies, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
-	if err != nil {
-		return err
-	}
-	for _, body := range bodies {
-		var st ledger.Settlement
-		if err := json.Unmarshal(body, &st); err != nil {
-			return fmt.Errorf("a settlement is unreadable: %w", err)
-		}
-		if err := indexSettlement(ctx, t, st); err != nil {
+	// The latest settlement versions in pages of sessions, too.
+	var session int64
+	for {
+		rows, err := t.Query(ctx, `
+			SELECT DISTINCT ON (session_id) session_id, body FROM settlements WHERE club_id = $1 AND session_id > $2
+			ORDER BY session_id, version DESC LIMIT $3`, t.club, session, page)
+		if err != nil {
 			return err
+		}
+		var bodies [][]byte
+		var body []byte
+		if _, err := pgx.ForEachRow(rows, []any{&session, &body}, func() error {
+			bodies = append(bodies, body)
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, body := range bodies {
+			var st ledger.Settlement
+			if err := json.Unmarshal(body, &st); err != nil {
+				return fmt.Errorf("a settlement is unreadable: %w", err)
+			}
+			if err := indexSettlement(ctx, t, st); err != nil {
+				return err
+			}
+		}
+		if len(bodies) < page {
+			break
 		}
 	}
 	return nil

@@ -1,0 +1,160 @@
+package backup
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// changeShape is what a change of each kind names and the members of its
+// data, as the flows write them: the event streams send the data to the
+// clubs' apps as it is stored. The optional members come all together or
+// not at all (a session opened for a tournament round names the round).
+var changeShape = map[ledger.ChangeKind]struct {
+	hand, session bool // names a hand (table, session, number); a session (table, session)
+	data          []string
+	optional      []string
+}{
+	ledger.ChangeHandRecorded:      {hand: true, data: []string{"revision"}},
+	ledger.ChangeHandCorrected:     {hand: true, data: []string{"caused_by", "revision", "void"}},
+	ledger.ChangeSessionOpened:     {session: true, data: []string{"date", "seating"}, optional: []string{"round", "tournament"}},
+	ledger.ChangeSessionClosed:     {session: true},
+	ledger.ChangeSettlement:        {session: true, data: []string{"kitty_cents", "version"}},
+	ledger.ChangeTransferPaid:      {session: true, data: []string{"cents", "transfer"}},
+	ledger.ChangeKittyBooking:      {data: []string{"booking", "cents"}},
+	ledger.ChangeTournamentCreated: {data: []string{"date", "hands_per_round", "name", "tournament"}},
+	ledger.ChangeRoundOpened:       {data: []string{"round", "tables", "tournament"}},
+	ledger.ChangeRoundTimeUp:       {data: []string{"round", "tournament"}},
+}
+
+// changeData holds the members of every kind's data.
+type changeData struct {
+	Revision   *int    `json:"revision"`
+	Void       *bool   `json:"void"`
+	CausedBy   *int    `json:"caused_by"`
+	Date       *string `json:"date"`
+	Seating    []int64 `json:"seating"`
+	Version    *int    `json:"version"`
+	KittyCents *int64  `json:"kitty_cents"`
+	Booking    *int64  `json:"booking"`
+	Transfer   *int64  `json:"transfer"`
+	Cents      *int64  `json:"cents"`
+
+	Tournament    *int64            `json:"tournament"`
+	Round         *int              `json:"round"`
+	Name          *string           `json:"name"`
+	HandsPerRound *int              `json:"hands_per_round"`
+	Tables        []changeRoundSeat `json:"tables"`
+}
+
+// changeRoundSeat is a table of a round as a round's change names it.
+type changeRoundSeat struct {
+	Table   int64 `json:"table"`
+	Session int64 `json:"session"`
+}
+
+// takeChange checks a change of the feed: in order, of a known kind,
+// naming what its kind names and what the document holds, with the data
+// its kind's flow writes.
+func (im *importer) takeChange(c Change) error {
+	if c.Seq <= im.lastChange || c.Seq > im.club.ChangeSeq {
+		return im.invalid("change.seq", "change %d is out of order or past the club's change_seq %d", c.Seq, im.club.ChangeSeq)
+	}
+	im.lastChange = c.Seq
+	shape, ok := changeShape[ledger.ChangeKind(c.Kind)]
+	if !ok {
+		kinds := slices.Sorted(maps.Keys(changeShape))
+		return im.invalid("change.kind", "is %q, not a kind of change (%v)", c.Kind, kinds)
+	}
+	named := shape.hand || shape.session
+	if (c.TableID != nil) != named || (c.SessionID != nil) != named || (c.Number != nil) != shape.hand {
+		return im.invalid("change", "a %s change names %s", c.Kind, map[[2]bool]string{
+			{true, false}: "a table, a session and a hand's number", {false, true}: "a table and a session", {false, false}: "no table, session or hand",
+		}[[2]bool{shape.hand, shape.session}])
+	}
+	if named {
+		table, ok := im.tables[*c.TableID]
+		hands := table.hands
+		if !ok {
+			return im.invalid("change.table_id", "table %d is not in the document", *c.TableID)
+		}
+		if s, ok := im.sessions[*c.SessionID]; !ok || s.table != *c.TableID {
+			return im.invalid("change.session_id", "session %d is not a session of table %d in the document", *c.SessionID, *c.TableID)
+		}
+		if c.Number != nil && (*c.Number < 1 || *c.Number > hands) {
+			return im.invalid("change.number", "table %d has no hand %d", *c.TableID, *c.Number)
+		}
+	}
+	if err := im.changeData(c, shape.data, shape.optional); err != nil {
+		return err
+	}
+	im.batch.Changes = append(im.batch.Changes, c)
+	im.add(1)
+	return nil
+}
+
+// changeData checks a change's data: exactly the members want (and
+// perhaps all of optional), each of its type and in its range, naming
+// what the document holds.
+func (im *importer) changeData(c Change, want, optional []string) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(c.Data, &members); err != nil || members == nil {
+		return im.invalid("change.data", "must be a JSON object")
+	}
+	got := slices.Sorted(maps.Keys(members))
+	if !slices.Equal(got, slices.Sorted(slices.Values(want))) && (optional == nil || !slices.Equal(got, slices.Sorted(slices.Values(slices.Concat(want, optional))))) {
+		return im.invalid("change.data", "a %s change holds %s, not %s", c.Kind, strings.Join(want, ", "), strings.Join(got, ", "))
+	}
+	for _, name := range got {
+		if string(members[name]) == "null" {
+			return im.invalid("change.data."+name, "must not be null: no flow writes a null")
+		}
+	}
+	var d changeData
+	if err := score.DecodeStrict("", c.Data, &d); err != nil {
+		return im.within("change.data", err)
+	}
+	if err := im.changeTournament(c, d); err != nil {
+		return err
+	}
+	positive := func(name string, v *int64) error {
+		if v != nil && *v <= 0 {
+			return im.invalid("change.data."+name, "must be positive")
+		}
+		return nil
+	}
+	for _, err := range []error{
+		positive("revision", int64p(d.Revision)), positive("caused_by", int64p(d.CausedBy)),
+		positive("version", int64p(d.Version)), positive("booking", d.Booking), positive("transfer", d.Transfer),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if d.Date != nil {
+		if _, err := ledger.ParseDate("date", *d.Date); err != nil {
+			return im.within("change.data", err)
+		}
+	}
+	if d.Seating != nil {
+		if err := ledger.CheckSeating("seating", d.Seating); err != nil {
+			return im.within("change.data", err)
+		}
+	}
+	if d.Cents != nil && ledger.ChangeKind(c.Kind) == ledger.ChangeKittyBooking {
+		return im.within("change.data", ledger.CheckKittyCents(*d.Cents))
+	}
+	return positive("cents", d.Cents)
+}
+
+func int64p(v *int) *int64 {
+	if v == nil {
+		return nil
+	}
+	x := int64(*v)
+	return &x
+}

@@ -1,0 +1,79 @@
+package ledger
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+// CheckTerms refuses terms an evening of game cannot be played and
+// settled under: a stake, settle mode or match price no table may have
+// (the limits NewTable.Validate keeps), or a rule set that is not a
+// complete rule set of the game (CheckRules). The terms need not be the
+// table's current settings: those apply from its next evening on.
+func CheckTerms(game string, t Terms) error {
+	if err := checkMoneyTerms(t.Stake, t.SettleMode, t.MatchLossCents); err != nil {
+		return err
+	}
+	return CheckRules("rules", game, t.Rules)
+}
+
+// checkMoneyTerms refuses a stake, settle mode or match price out of the
+// ledger's limits: what a table and an evening may be settled with.
+func checkMoneyTerms(stake score.Points, mode SettleMode, matchLossCents int64) error {
+	if err := CheckStake(stake); err != nil {
+		return err
+	}
+	if err := mode.Validate("settle_mode"); err != nil {
+		return err
+	}
+	if matchLossCents < 0 || matchLossCents > MaxMatchLossCents {
+		return Invalid("match_loss_cents", "must be between 0 and %d", MaxMatchLossCents)
+	}
+	return nil
+}
+
+// CheckRules refuses, naming field, a rule set the game does not resolve
+// from one of its presets with options: the rule set must name its
+// preset, every member that differs from the preset must be an option a
+// table may set, with a value the game allows, and no member may be
+// missing or added. A rule set that passes is one some table of the game
+// could have been created with.
+func CheckRules(field, game string, rules json.RawMessage) error {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(rules, &members) != nil || members == nil {
+		return Invalid(field, "must be a %s rule set, a JSON object", game)
+	}
+	var preset string
+	if json.Unmarshal(members["preset"], &preset) != nil || preset == "" {
+		return Invalid(field+".preset", "must name the preset the rule set was resolved from")
+	}
+	base, err := ResolveRules(game, preset, nil)
+	if err != nil {
+		return Invalid(field+".preset", "%s", AsError(err).Rule)
+	}
+	var defaults map[string]json.RawMessage
+	if err := json.Unmarshal(base, &defaults); err != nil {
+		return err
+	}
+	options := map[string]json.RawMessage{}
+	for name, v := range members {
+		if d, ok := defaults[name]; name != "preset" && (!ok || !SameJSON(d, v)) {
+			options[name] = v
+		}
+	}
+	raw, err := json.Marshal(options)
+	if err != nil {
+		return err
+	}
+	resolved, err := ResolveRules(game, preset, raw)
+	if err != nil {
+		e := AsError(err)
+		return Invalid(field+strings.TrimPrefix(e.Field, "options"), "%s: no table of the %s preset %q can have it", e.Rule, game, preset)
+	}
+	if !SameJSON(resolved, rules) {
+		return Invalid(field, "is not a complete %s rule set: the preset %q with its options resolves to %s", game, preset, resolved)
+	}
+	return nil
+}
