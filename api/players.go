@@ -52,12 +52,13 @@ func (s *Server) updatePlayer(c echo.Context) error {
 		return err
 	}
 	var in struct {
-		Name *string `json:"name"`
+		Name    *string `json:"name"`
+		Retired *bool   `json:"retired"`
 	}
 	if _, err := decodeBody(c, &in); err != nil {
 		return err
 	}
-	p, err := s.svc.UpdatePlayer(c.Request().Context(), actorOf(c), id, ledger.PlayerUpdate{Name: in.Name})
+	p, err := s.svc.UpdatePlayer(c.Request().Context(), actorOf(c), id, ledger.PlayerUpdate{Name: in.Name, Retired: in.Retired})
 	if err != nil {
 		return err
 	}

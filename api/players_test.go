@@ -46,3 +46,32 @@ func TestARenamedPlayerIsNamedEverywhere(t *testing.T) {
 		t.Errorf("an unknown player: %d", res.status)
 	}
 }
+
+// TestARetiredPlayerIsSeatedNoMore: only an admin retires a player; he
+// then cannot be seated at a new evening until he is brought back, and
+// his history stays.
+func TestARetiredPlayerIsSeatedNoMore(t *testing.T) {
+	e := newEnv(t)
+	ev := e.evening()
+	e.must(201, "POST", ev.hands(), e.admin, ev.hand(1))
+	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", ev.session), e.admin, nil)
+	dieter := fmt.Sprintf("/v1/players/%d", ev.players[3])
+	scorer := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "scorer"})["secret"].(string)
+	if res := e.call("PATCH", dieter, scorer, map[string]any{"retired": true}); res.status != 403 || res.json(t)["field"] != "retired" {
+		t.Errorf("a scorer retiring a player: %d %s", res.status, res.body)
+	}
+	if p := e.must(200, "PATCH", dieter, e.admin, map[string]any{"retired": true}); p["retired"] != true {
+		t.Errorf("retired: %v", p)
+	}
+	sessions := fmt.Sprintf("/v1/tables/%d/sessions", ev.table)
+	res := e.call("POST", sessions, e.admin, map[string]any{"date": "2026-11-26", "seating": ev.players})
+	if res.status != 422 || res.json(t)["field"] != "seating" {
+		t.Errorf("seating a retired player: %d %s", res.status, res.body)
+	}
+	st := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/standings", ev.session), e.admin, nil)["standings"].([]any)
+	if len(st) != 4 {
+		t.Errorf("the retired player's evening lost its standings: %v", st)
+	}
+	e.must(200, "PATCH", dieter, e.admin, map[string]any{"retired": false})
+	e.must(201, "POST", sessions, e.admin, map[string]any{"date": "2026-11-26", "seating": ev.players})
+}

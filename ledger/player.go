@@ -45,35 +45,52 @@ func (s *Service) FindPlayer(ctx context.Context, a Actor, id int64) (Player, er
 // PlayerUpdate is what may change of a player; nil leaves it as it is.
 type PlayerUpdate struct {
 	Name *string
+	// Retired takes a player off the list of those who can be seated (or
+	// back on it); his hands, money and statistics stay.
+	Retired *bool
 }
 
-// UpdatePlayer changes a player's name (a typo need not stay forever):
-// every text that names him reads the new name from then on, his hands
-// and money stay his. The name is unique in the club like a new one; an
-// update that changes nothing stores nothing. The change is audited in
-// the feed.
+// UpdatePlayer changes a player's name (a typo need not stay forever) or
+// retires him (admin). Every text that names him reads the new name from
+// then on; his hands and money stay his. The name is unique in the club
+// like a new one; a retired player is seated at no new evening. An update
+// that changes nothing stores nothing; a change is audited in the feed.
 func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerUpdate) (Player, error) {
-	var name string
+	if u.Retired != nil && !a.Role.Includes(RoleAdmin) {
+		return Player{}, &Error{Code: EFORBIDDEN, Field: "retired", Rule: "needs an admin key",
+			Message: "only an admin may retire a player or bring him back"}
+	}
 	if u.Name != nil {
-		name = strings.TrimSpace(*u.Name)
-		if err := CheckName("name", name, MaxPlayerNameLen); err != nil {
+		name, err := TrimName("name", *u.Name, MaxPlayerNameLen)
+		if err != nil {
 			return Player{}, err
 		}
+		u.Name = &name
 	}
 	var p Player
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
-		var err error
-		if p, err = tx.FindPlayer(ctx, id); err != nil || u.Name == nil || name == p.Name {
+		old, err := tx.FindPlayer(ctx, id)
+		if err != nil {
 			return err
 		}
-		if err := nameFree(ctx, tx, name); err != nil {
+		p = old
+		if u.Name != nil && *u.Name != old.Name {
+			if err := nameFree(ctx, tx, *u.Name); err != nil {
+				return err
+			}
+			p.Name = *u.Name
+		}
+		if u.Retired != nil {
+			p.Retired = *u.Retired
+		}
+		if p == old {
+			return nil
+		}
+		if p, err = tx.UpdatePlayer(ctx, p); err != nil {
 			return err
 		}
-		old := p.Name
-		if p, err = tx.RenamePlayer(ctx, id, name); err != nil {
-			return err
-		}
-		return tx.RecordChange(ctx, NewChange{Kind: ChangePlayerUpdated, Data: map[string]any{"player_id": id, "name": name, "was": old}})
+		return tx.RecordChange(ctx, NewChange{Kind: ChangePlayerUpdated,
+			Data: map[string]any{"player_id": id, "name": p.Name, "was": old.Name, "retired": p.Retired}})
 	})
 	return p, err
 }

@@ -193,8 +193,11 @@ type PlayerTx interface {
 	// PlayerByName returns the player called name, if there is one.
 	PlayerByName(ctx context.Context, name string) (Player, bool, error)
 	InsertPlayer(ctx context.Context, name string) (Player, error)
-	// RenamePlayer stores a player's new name.
-	RenamePlayer(ctx context.Context, id int64, name string) (Player, error)
+	// UpdatePlayer stores a player's name and whether he retired.
+	UpdatePlayer(ctx context.Context, p Player) (Player, error)
+	// RetiredPlayers returns those of ids that are retired players of the
+	// club, in order.
+	RetiredPlayers(ctx context.Context, ids []int64) ([]int64, error)
 	// MissingPlayers returns those of ids that are not players of the club.
 	MissingPlayers(ctx context.Context, ids []int64) ([]int64, error)
 }

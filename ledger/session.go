@@ -40,12 +40,8 @@ func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date 
 			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("table %d already has an open session %d; close it first", tableID, open),
 				Extra: map[string]any{"open_session": open}}
 		}
-		missing, err := tx.MissingPlayers(ctx, seating)
-		if err != nil {
+		if err := seatable(ctx, tx, "seating", seating); err != nil {
 			return err
-		}
-		if len(missing) > 0 {
-			return Invalid("seating", "no player %v in this club", missing)
 		}
 		if date == "" {
 			club, err := tx.FindClub(ctx)
@@ -177,4 +173,25 @@ func (s *Service) SessionStandings(ctx context.Context, a Actor, id int64) ([]St
 	}
 	list, err := s.Tables.SessionStandings(ctx, a.ClubID, id)
 	return SortStandings(list), err
+}
+
+// seatable refuses a seating with someone who is not a player of the club
+// or who has retired.
+func seatable(ctx context.Context, tx Tx, field string, ids []int64) error {
+	missing, err := tx.MissingPlayers(ctx, ids)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return Invalid(field, "no player %v in this club", missing)
+	}
+	retired, err := tx.RetiredPlayers(ctx, ids)
+	if err != nil {
+		return err
+	}
+	if len(retired) > 0 {
+		return &Error{Code: EINVALID, Field: field, Rule: "a retired player is seated at no new evening",
+			Message: fmt.Sprintf("player %v has retired; bring him back first", retired), Extra: map[string]any{"retired": retired}}
+	}
+	return nil
 }

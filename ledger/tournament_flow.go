@@ -85,12 +85,8 @@ func (s *Service) OpenRound(ctx context.Context, a Actor, tournamentID int64, se
 			return err
 		}
 		for i, st := range seatings {
-			missing, err := tx.MissingPlayers(ctx, st.Players)
-			if err != nil {
+			if err := seatable(ctx, tx, fmt.Sprintf("seatings[%d].players", i), st.Players); err != nil {
 				return err
-			}
-			if len(missing) > 0 {
-				return Invalid(fmt.Sprintf("seatings[%d].players", i), "dieser Club hat keinen Spieler %v", missing)
 			}
 		}
 		if len(tr.Rounds) > 0 {

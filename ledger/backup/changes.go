@@ -26,6 +26,7 @@ var changeShape = map[ledger.ChangeKind]struct {
 	ledger.ChangeSettlement:        {session: true, data: []string{"kitty_cents", "version"}},
 	ledger.ChangeTransferPaid:      {session: true, data: []string{"cents", "transfer"}},
 	ledger.ChangeKittyBooking:      {data: []string{"booking", "cents"}},
+	ledger.ChangePlayerUpdated:     {data: []string{"name", "player_id", "retired", "was"}},
 	ledger.ChangeTournamentCreated: {data: []string{"date", "hands_per_round", "name", "tournament"}},
 	ledger.ChangeRoundOpened:       {data: []string{"round", "tables", "tournament"}},
 	ledger.ChangeRoundTimeUp:       {data: []string{"round", "tournament"}},
@@ -49,6 +50,10 @@ type changeData struct {
 	Name          *string           `json:"name"`
 	HandsPerRound *int              `json:"hands_per_round"`
 	Tables        []changeRoundSeat `json:"tables"`
+
+	PlayerID *int64  `json:"player_id"`
+	Was      *string `json:"was"`
+	Retired  *bool   `json:"retired"`
 }
 
 // changeRoundSeat is a table of a round as a round's change names it.
@@ -121,6 +126,9 @@ func (im *importer) changeData(c Change, want, optional []string) error {
 	if err := im.changeTournament(c, d); err != nil {
 		return err
 	}
+	if err := im.changePlayer(d); err != nil {
+		return err
+	}
 	positive := func(name string, v *int64) error {
 		if v != nil && *v <= 0 {
 			return im.invalid("change.data."+name, "must be positive")
@@ -157,4 +165,21 @@ func int64p(v *int) *int64 {
 	}
 	x := int64(*v)
 	return &x
+}
+
+// changePlayer checks a player_updated change's data: a player of the
+// document, names a player may have.
+func (im *importer) changePlayer(d changeData) error {
+	if d.PlayerID == nil {
+		return nil
+	}
+	if _, ok := im.players[*d.PlayerID]; !ok {
+		return im.invalid("change.data.player_id", "player %d is not in the document", *d.PlayerID)
+	}
+	for field, name := range map[string]*string{"name": d.Name, "was": d.Was} {
+		if err := ledger.CheckName(field, *name, ledger.MaxPlayerNameLen); err != nil {
+			return im.within("change.data", err)
+		}
+	}
+	return nil
 }

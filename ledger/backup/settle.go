@@ -154,7 +154,7 @@ func (im *importer) settleInput(sr *sessionRun, counts [][]int, version int, pay
 		in.Hands = append(in.Hands, ledger.Hand{Number: h.number, Result: current.result})
 	}
 	for _, id := range order {
-		in.Standings = append(in.Standings, ledger.Standing{Player: id, Name: im.players[id], Points: points[id], Hands: hands[id]})
+		in.Standings = append(in.Standings, ledger.Standing{Player: id, Name: im.players[id], Points: points[id], Entries: hands[id]})
 	}
 	return in
 }

@@ -141,15 +141,27 @@ func (t *tx) PlayerByName(_ context.Context, name string) (ledger.Player, bool, 
 	return ledger.Player{}, false, nil
 }
 
-// RenamePlayer stores a player's new name.
-func (t *tx) RenamePlayer(_ context.Context, id int64, name string) (ledger.Player, error) {
-	p, ok := t.d.players[id]
-	if !ok || p.club != t.club {
-		return ledger.Player{}, notFound("player %d", id)
+// UpdatePlayer stores a player's name and whether he retired.
+func (t *tx) UpdatePlayer(_ context.Context, p ledger.Player) (ledger.Player, error) {
+	row, ok := t.d.players[p.ID]
+	if !ok || row.club != t.club {
+		return ledger.Player{}, notFound("player %d", p.ID)
 	}
-	p.Name = name
-	put(t, t.d.players, id, p)
-	return p.Player, nil
+	row.Name, row.Retired = p.Name, p.Retired
+	put(t, t.d.players, p.ID, row)
+	return row.Player, nil
+}
+
+// RetiredPlayers returns those of ids that are retired players of the club.
+func (t *tx) RetiredPlayers(_ context.Context, ids []int64) ([]int64, error) {
+	retired := []int64{}
+	for _, id := range ids {
+		if p, ok := t.d.players[id]; ok && p.club == t.club && p.Retired {
+			retired = append(retired, id)
+		}
+	}
+	slices.Sort(retired)
+	return retired, nil
 }
 
 // InsertPlayer stores a new player of the club.

@@ -142,6 +142,14 @@ func newHistory(t *testing.T) *history {
 		pairs = append(pairs, fmt.Sprintf("P%d", i+1), fmt.Sprint(p.ID))
 	}
 	h.ids = strings.NewReplacer(pairs...)
+	// A guest with a typo in his name, renamed and retired: the feed holds both.
+	guest, _, err := h.store.CreatePlayer(ctx, h.admin, "Fitz", nil)
+	must(t, err)
+	name, retired := "Fritz", true
+	_, err = h.store.UpdatePlayer(ctx, h.admin, guest.ID, ledger.PlayerUpdate{Name: &name})
+	must(t, err)
+	_, err = h.store.UpdatePlayer(ctx, h.admin, guest.ID, ledger.PlayerUpdate{Retired: &retired})
+	must(t, err)
 
 	// Schwarze Dame at half a cent: a closed evening with a paid transfer,
 	// and an open one.

@@ -56,13 +56,22 @@ func (t *tx) InsertPlayer(ctx context.Context, name string) (ledger.Player, erro
 	return p, err
 }
 
-// RenamePlayer stores a player's new name.
-func (t *tx) RenamePlayer(ctx context.Context, id int64, name string) (ledger.Player, error) {
-	var p ledger.Player
+// UpdatePlayer stores a player's name and whether he retired.
+func (t *tx) UpdatePlayer(ctx context.Context, p ledger.Player) (ledger.Player, error) {
+	var out ledger.Player
 	err := scanPlayer(t.QueryRow(ctx, `
-		UPDATE players SET name = $3 WHERE club_id = $1 AND player_id = $2
-		RETURNING player_id, name, created_at`, t.club, id, name), &p)
-	return p, notFound(err, "player %d", id)
+		UPDATE players SET name = $3, retired = $4 WHERE club_id = $1 AND player_id = $2
+		RETURNING player_id, name, retired, created_at`, t.club, p.ID, p.Name, p.Retired), &out)
+	return out, notFound(err, "player %d", p.ID)
+}
+
+// RetiredPlayers returns those of ids that are retired players of the club.
+func (t *tx) RetiredPlayers(ctx context.Context, ids []int64) ([]int64, error) {
+	var retired []int64
+	err := t.QueryRow(ctx, `
+		SELECT coalesce(array_agg(player_id ORDER BY player_id), '{}') FROM players
+		WHERE club_id = $1 AND player_id = ANY($2::bigint[]) AND retired`, t.club, ids).Scan(&retired)
+	return retired, err
 }
 
 // MissingPlayers returns those of ids that are not players of the club.
