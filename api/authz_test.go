@@ -123,6 +123,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /v1/tables":                          {"reader", 200, false, fixed("/v1/tables", nil)},
 		"POST /v1/tables":                         {"admin", 201, false, func() (string, any) { return "/v1/tables", map[string]any{"name": unique("Tisch"), "game": "saukopf"} }},
 		"GET /v1/tables/{tableID}":                {"reader", 200, true, fixed(table, nil)},
+		"PATCH /v1/tables/{tableID}":              {"admin", 200, true, func() (string, any) { return table, map[string]any{"name": unique("Donnerstag")} }},
 		"GET /v1/tables/{tableID}/standings":      {"reader", 200, true, fixed(table+"/standings", nil)},
 		"GET /v1/tables/{tableID}/sessions":       {"reader", 200, true, fixed(table+"/sessions", nil)},
 		"GET /v1/sessions":                        {"reader", 200, false, fixed("/v1/sessions?open=true", nil)},

@@ -187,6 +187,10 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 		tr, _ := fx.newTournament(true)
 		return example{path: map[string]string{"tournamentID": id(tr)}}
 	},
+	"updateTable": func(fx *contractFixture) example {
+		return example{body: map[string]any{"name": fx.unique("Tisch"), "options": map[string]any{}, "stake_cents_per_point": "1/2",
+			"settle_mode": "transfers", "match_loss_cents": 0}}
+	},
 	"updatePlayer": func(fx *contractFixture) example {
 		p := fx.e.must(201, "POST", "/v1/players", fx.key, map[string]any{"name": fx.unique("Gast")})
 		return example{path: map[string]string{"playerID": fmt.Sprint(p["id"])}, body: map[string]any{"name": fx.unique("Gast")}}

@@ -138,6 +138,7 @@ func (s *Server) routes() {
 	v1.GET("/tables", s.listTables, read)
 	v1.POST("/tables", s.createTable, admin)
 	v1.GET("/tables/:tableID", s.getTable, read)
+	v1.PATCH("/tables/:tableID", s.updateTable, admin)
 	v1.GET("/tables/:tableID/standings", s.tableStandings, read)
 	v1.GET("/tables/:tableID/sessions", s.listSessions, read)
 	v1.POST("/tables/:tableID/sessions", s.openSession, score)

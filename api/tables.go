@@ -61,6 +61,38 @@ func (s *Server) getTable(c echo.Context) error {
 	return writeTagged(c, "", t)
 }
 
+// updateTable changes a table's name and settings (PATCH, JSON merge:
+// absent fields stay); the settings apply from its next evening on.
+func (s *Server) updateTable(c echo.Context) error {
+	id, err := pathID(c, "tableID")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name    *string            `json:"name"`
+		Options json.RawMessage    `json:"options"`
+		Stake   *string            `json:"stake_cents_per_point"`
+		Mode    *ledger.SettleMode `json:"settle_mode"`
+		Loss    *int64             `json:"match_loss_cents"`
+	}
+	if _, err := decodeBody(c, &in); err != nil {
+		return err
+	}
+	u := ledger.TableUpdate{Name: in.Name, Options: in.Options, SettleMode: in.Mode, MatchLossCents: in.Loss}
+	if in.Stake != nil {
+		stake, err := score.Parse(*in.Stake)
+		if err != nil {
+			return ledger.Invalid("stake_cents_per_point", "%v", err)
+		}
+		u.Stake = &stake
+	}
+	t, err := s.svc.UpdateTable(c.Request().Context(), actorOf(c), id, u)
+	if err != nil {
+		return err
+	}
+	return writeTagged(c, "", t)
+}
+
 func (s *Server) tableStandings(c echo.Context) error {
 	id, err := pathID(c, "tableID")
 	if err != nil {

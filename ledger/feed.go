@@ -32,6 +32,7 @@ const (
 	ChangeKittyBooking  ChangeKind = "kitty_booking"
 	ChangeTransferPaid  ChangeKind = "transfer_paid"
 	ChangePlayerUpdated ChangeKind = "player_updated"
+	ChangeTableUpdated  ChangeKind = "table_updated"
 )
 
 // Notifier tells subscribers that a club has new changes, whichever

@@ -209,6 +209,9 @@ type TableTx interface {
 	Table(ctx context.Context, id int64) (Table, error)
 	TableByName(ctx context.Context, name string) (Table, bool, error)
 	InsertTable(ctx context.Context, t NewTable, rules json.RawMessage, preset string) (Table, error)
+	// UpdateTable stores a table's name and settings (name, options,
+	// rules, stake, settle mode, match price).
+	UpdateTable(ctx context.Context, t Table) error
 	// LockTable reads a table, locks it until the transaction ends and
 	// bumps its version, so a hand decided from an older read is not
 	// stored: every write of a table's hands and sessions but recording a

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 // MaxMatchLossCents bounds what each loser of a Klaberjass match pays.
@@ -55,13 +57,8 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 			t, err = tx.Table(ctx, ref)
 			return err
 		}
-		other, taken, err := tx.TableByName(ctx, nt.Name)
-		if err != nil {
+		if err := tableNameFree(ctx, tx, nt.Name); err != nil {
 			return err
-		}
-		if taken {
-			return &Error{Code: ECONFLICT, Message: "a table of this club is already called " + nt.Name, Field: "name",
-				Rule: "table names are unique within a club", Extra: map[string]any{"existing_id": other.ID}}
 		}
 		if t, err = tx.InsertTable(ctx, nt, rules, preset); err != nil {
 			return err
@@ -137,4 +134,108 @@ func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
 		}
 	}
 	return list, nil
+}
+
+// TableSettings are what UpdateTable may change, by their names in the
+// API and the feed.
+var TableSettings = []string{"name", "options", "stake_cents_per_point", "settle_mode", "match_loss_cents"}
+
+// TableUpdate is what may change of a table; nil leaves it as it is.
+// Options replace the table's option overrides as a whole.
+type TableUpdate struct {
+	Name           *string
+	Options        json.RawMessage
+	Stake          *score.Points
+	SettleMode     *SettleMode
+	MatchLossCents *int64
+}
+
+// UpdateTable changes a table's name and settings (admin). The settings
+// apply from the table's next evening on: an open evening keeps the terms
+// it opened with, and every hand keeps the rule set it was played under;
+// the carried state (Bock queue, tallies, dice) stays. Names are unique
+// in the club; options are checked as a new table's. An update that
+// changes nothing stores nothing; a change is audited in the feed.
+func (s *Service) UpdateTable(ctx context.Context, a Actor, id int64, u TableUpdate) (Table, error) {
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		t, err := tx.Table(ctx, id)
+		if err != nil {
+			return err
+		}
+		next, changed, err := u.apply(t)
+		if err != nil || len(changed) == 0 {
+			return err
+		}
+		if next.Name != t.Name {
+			if err := tableNameFree(ctx, tx, next.Name); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.LockTable(ctx, id); err != nil {
+			return err
+		}
+		if err := tx.UpdateTable(ctx, next); err != nil {
+			return err
+		}
+		return tx.RecordChange(ctx, NewChange{Kind: ChangeTableUpdated, TableID: &id, Data: map[string]any{"changed": changed}})
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	return s.FindTable(ctx, a, id)
+}
+
+// apply returns the table with the update's settings, validated as a new
+// table's, and the names of the settings that changed.
+func (u TableUpdate) apply(t Table) (Table, []string, error) {
+	nt := NewTable{Name: t.Name, Game: t.Game, Preset: t.Preset, Options: t.Options, Stake: t.Stake,
+		SettleMode: t.SettleMode, MatchLossCents: t.MatchLossCents}
+	if u.Name != nil {
+		nt.Name = *u.Name
+	}
+	if u.Options != nil {
+		nt.Options = u.Options
+	}
+	if u.Stake != nil {
+		nt.Stake = *u.Stake
+	}
+	if u.SettleMode != nil {
+		nt.SettleMode = *u.SettleMode
+	}
+	if u.MatchLossCents != nil {
+		nt.MatchLossCents = *u.MatchLossCents
+	}
+	rules, _, err := nt.Validate()
+	if err != nil {
+		return t, nil, err
+	}
+	next := t
+	next.Name, next.Options, next.Rules, next.Stake, next.SettleMode, next.MatchLossCents =
+		nt.Name, nt.Options, rules, nt.Stake, nt.SettleMode, nt.MatchLossCents
+	var changed []string
+	for _, c := range []struct {
+		name string
+		same bool
+	}{
+		{"name", next.Name == t.Name},
+		{"options", SameJSON(next.Options, t.Options)},
+		{"stake_cents_per_point", next.Stake.Cmp(t.Stake) == 0},
+		{"settle_mode", next.SettleMode == t.SettleMode},
+		{"match_loss_cents", next.MatchLossCents == t.MatchLossCents},
+	} {
+		if !c.same {
+			changed = append(changed, c.name)
+		}
+	}
+	return next, changed, nil
+}
+
+// tableNameFree refuses a table name another table of the club has.
+func tableNameFree(ctx context.Context, tx Tx, name string) error {
+	other, taken, err := tx.TableByName(ctx, name)
+	if err != nil || !taken {
+		return err
+	}
+	return &Error{Code: ECONFLICT, Message: "a table of this club is already called " + name, Field: "name",
+		Rule: "table names are unique within a club", Extra: map[string]any{"existing_id": other.ID}}
 }

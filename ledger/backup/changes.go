@@ -2,6 +2,7 @@ package backup
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -15,9 +16,9 @@ import (
 // clubs' apps as it is stored. The optional members come all together or
 // not at all (a session opened for a tournament round names the round).
 var changeShape = map[ledger.ChangeKind]struct {
-	hand, session bool // names a hand (table, session, number); a session (table, session)
-	data          []string
-	optional      []string
+	hand, session, table bool // names a hand (table, session, number); a session (table, session); a table
+	data                 []string
+	optional             []string
 }{
 	ledger.ChangeHandRecorded:      {hand: true, data: []string{"revision"}},
 	ledger.ChangeHandCorrected:     {hand: true, data: []string{"caused_by", "revision", "void"}},
@@ -27,6 +28,7 @@ var changeShape = map[ledger.ChangeKind]struct {
 	ledger.ChangeTransferPaid:      {session: true, data: []string{"cents", "transfer"}},
 	ledger.ChangeKittyBooking:      {data: []string{"booking", "cents"}},
 	ledger.ChangePlayerUpdated:     {data: []string{"name", "player_id", "retired", "was"}},
+	ledger.ChangeTableUpdated:      {table: true, data: []string{"changed"}},
 	ledger.ChangeTournamentCreated: {data: []string{"date", "hands_per_round", "name", "tournament"}},
 	ledger.ChangeRoundOpened:       {data: []string{"round", "tables", "tournament"}},
 	ledger.ChangeRoundTimeUp:       {data: []string{"round", "tournament"}},
@@ -50,6 +52,7 @@ type changeData struct {
 	Name          *string           `json:"name"`
 	HandsPerRound *int              `json:"hands_per_round"`
 	Tables        []changeRoundSeat `json:"tables"`
+	Changed       []string          `json:"changed"`
 
 	PlayerID *int64  `json:"player_id"`
 	Was      *string `json:"was"`
@@ -76,17 +79,19 @@ func (im *importer) takeChange(c Change) error {
 		return im.invalid("change.kind", "is %q, not a kind of change (%v)", c.Kind, kinds)
 	}
 	named := shape.hand || shape.session
-	if (c.TableID != nil) != named || (c.SessionID != nil) != named || (c.Number != nil) != shape.hand {
-		return im.invalid("change", "a %s change names %s", c.Kind, map[[2]bool]string{
-			{true, false}: "a table, a session and a hand's number", {false, true}: "a table and a session", {false, false}: "no table, session or hand",
-		}[[2]bool{shape.hand, shape.session}])
+	if (c.TableID != nil) != (named || shape.table) || (c.SessionID != nil) != named || (c.Number != nil) != shape.hand {
+		return im.invalid("change", "a %s change names %s", c.Kind, map[[3]bool]string{
+			{true, false, false}: "a table, a session and a hand's number", {false, true, false}: "a table and a session",
+			{false, false, true}: "a table", {false, false, false}: "no table, session or hand",
+		}[[3]bool{shape.hand, shape.session, shape.table}])
 	}
-	if named {
-		table, ok := im.tables[*c.TableID]
-		hands := table.hands
-		if !ok {
+	if c.TableID != nil {
+		if _, ok := im.tables[*c.TableID]; !ok {
 			return im.invalid("change.table_id", "table %d is not in the document", *c.TableID)
 		}
+	}
+	if named {
+		hands := im.tables[*c.TableID].hands
 		if s, ok := im.sessions[*c.SessionID]; !ok || s.table != *c.TableID {
 			return im.invalid("change.session_id", "session %d is not a session of table %d in the document", *c.SessionID, *c.TableID)
 		}
@@ -127,6 +132,9 @@ func (im *importer) changeData(c Change, want, optional []string) error {
 		return err
 	}
 	if err := im.changePlayer(d); err != nil {
+		return err
+	}
+	if err := im.changeTable(d); err != nil {
 		return err
 	}
 	positive := func(name string, v *int64) error {
@@ -179,6 +187,23 @@ func (im *importer) changePlayer(d changeData) error {
 	for field, name := range map[string]*string{"name": d.Name, "was": d.Was} {
 		if err := ledger.CheckName(field, *name, ledger.MaxPlayerNameLen); err != nil {
 			return im.within("change.data", err)
+		}
+	}
+	return nil
+}
+
+// changeTable checks a table_updated change's data: the settings that
+// changed, each one a table's setting, at least one.
+func (im *importer) changeTable(d changeData) error {
+	if d.Changed == nil {
+		return nil
+	}
+	if len(d.Changed) == 0 {
+		return im.invalid("change.data.changed", "must name what changed")
+	}
+	for i, name := range d.Changed {
+		if !slices.Contains(ledger.TableSettings, name) {
+			return im.invalid(fmt.Sprintf("change.data.changed[%d]", i), "is %q, not one of a table's settings %v", name, ledger.TableSettings)
 		}
 	}
 	return nil

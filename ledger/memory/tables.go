@@ -69,6 +69,18 @@ func (t *tx) InsertTable(_ context.Context, nt ledger.NewTable, rules json.RawMe
 	return tb, nil
 }
 
+// UpdateTable stores a table's name and settings.
+func (t *tx) UpdateTable(_ context.Context, tb ledger.Table) error {
+	row, ok := t.d.tables[tb.ID]
+	if !ok || row.club != t.club {
+		return notFound("table %d", tb.ID)
+	}
+	row.Name, row.Options, row.Rules, row.Stake, row.SettleMode, row.MatchLossCents =
+		tb.Name, tb.Options, tb.Rules, tb.Stake, tb.SettleMode, tb.MatchLossCents
+	put(t, t.d.tables, tb.ID, row)
+	return nil
+}
+
 // SetTableState stores a table's state after its last hand.
 func (t *tx) SetTableState(_ context.Context, tableID int64, state json.RawMessage) error {
 	tb, ok := t.d.tables[tableID]

@@ -153,7 +153,10 @@ func newHistory(t *testing.T) *history {
 
 	// Schwarze Dame at half a cent: a closed evening with a paid transfer,
 	// and an open one.
-	dame := h.table(t, ledger.NewTable{Name: "Donnerstag", Game: "schwarze_dame", Stake: score.Frac(1, 2)})
+	dame := h.table(t, ledger.NewTable{Name: "Dienstag", Game: "schwarze_dame", Stake: score.Frac(1, 2)})
+	renamed := "Donnerstag" // the club moved its evening: the feed holds the rename
+	_, err = h.store.UpdateTable(ctx, h.admin, dame, ledger.TableUpdate{Name: &renamed})
+	must(t, err)
 	first := h.evening(t, dame, "2026-11-19", []int{1, 2, 3, 4}, h.scorer, false, schwarzeDame(false), schwarzeDame(true), schwarzeDame(false))
 	st, err := h.store.FindSettlement(ctx, h.admin, first)
 	must(t, err)

@@ -60,6 +60,15 @@ func (t *tx) InsertTable(ctx context.Context, nt ledger.NewTable, rules json.Raw
 	return tb, err
 }
 
+// UpdateTable stores a table's name and settings.
+func (t *tx) UpdateTable(ctx context.Context, tb ledger.Table) error {
+	_, err := t.Exec(ctx, `
+		UPDATE tables SET name = $3, options = $4, rules = $5, stake_num = $6, stake_den = $7, settle_mode = $8, match_loss_cents = $9
+		WHERE club_id = $1 AND table_id = $2`,
+		t.club, tb.ID, tb.Name, tb.Options, tb.Rules, tb.Stake.Num(), tb.Stake.Den(), string(tb.SettleMode), tb.MatchLossCents)
+	return err
+}
+
 // LockTable reads a table, locks its row until the transaction ends and
 // bumps its version (so a hand decided from an older read fails its
 // compare-and-set).
