@@ -87,6 +87,24 @@ func TestLoadAgainstAService(t *testing.T) {
 		t.Errorf("hot table: statuses %v, want only 201 and 409", hot.Statuses)
 	}
 	checkCounts(t, hot)
+
+	// Streams and stalled uploads held through a run: every stream opens
+	// and receives the run's changes; the service answers every stalled
+	// key-less upload without waiting for its body.
+	pressed := runLoad(t, getenv, "--url", svc.base, "--key", key, "--tables", "1", "--duration", "500ms", "--warmup", "0",
+		"--streams", "3", "--stalled", "2")
+	checkCounts(t, pressed)
+	p := pressed.Pressure
+	switch {
+	case p == nil:
+		t.Fatal("--streams and --stalled: no pressure reported")
+	case p.StreamsOpen != 3 || p.StreamsRefused != 0:
+		t.Errorf("streams: %d open, %d refused, want 3 open", p.StreamsOpen, p.StreamsRefused)
+	case p.Events == 0:
+		t.Errorf("streams delivered no events while %d hands were recorded", pressed.CreatedTotal)
+	case p.Stalled != 2:
+		t.Errorf("stalled uploads: %d, want 2", p.Stalled)
+	}
 }
 
 func TestLoadRefusesOtherHosts(t *testing.T) {
