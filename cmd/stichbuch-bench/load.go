@@ -20,26 +20,27 @@ import (
 
 // loadOptions are the flags of `stichbuch-bench load`.
 type loadOptions struct {
-	url      string
-	start    bool
-	bin      string
-	data     string
-	key      string
-	pid      int
-	tables   int
-	hot      bool
-	duration time.Duration
-	warmup   time.Duration
-	hands    int
-	games    string
-	rate     float64
-	timeout  time.Duration
-	pgbench  string
-	jsonOut  bool
-	stats    bool
-	from, to string
-	streams  int // event streams held open through the run
-	stalled  int // key-less uploads stalled through the run
+	url       string
+	start     bool
+	bin       string
+	data      string
+	key       string
+	pid       int
+	tables    int
+	hot       bool
+	duration  time.Duration
+	warmup    time.Duration
+	hands     int
+	games     string
+	rate      float64
+	timeout   time.Duration
+	pgbench   string
+	jsonOut   bool
+	stats     bool
+	from, to  string
+	leastcost string // pgbench script of the least a durable hand costs, run after the load
+	streams   int    // event streams held open through the run
+	stalled   int    // key-less uploads stalled through the run
 }
 
 // loadResult is what one run measured; --json prints it as is.
@@ -79,6 +80,7 @@ type loadResult struct {
 	Cores       int             `json:"cores"`
 	PGBench     *pgbenchResult  `json:"pgbench,omitempty"`
 	Pressure    *pressureResult `json:"pressure,omitempty"`
+	LeastCost   *pgbenchResult  `json:"least_cost,omitempty"`
 }
 
 type latencies struct {
@@ -96,6 +98,14 @@ type pgbenchResult struct {
 	LatencyAvgMS float64 `json:"latency_avg_ms"`
 	Failed       int     `json:"failed"`
 	Ratio        float64 `json:"service_over_pgbench"` // hands per second / pgbench TPS
+	P99MS        float64 `json:"p99_ms,omitempty"`     // from the per-transaction log, where kept
+}
+
+// setRatio sets the service's hands per second over pgbench's TPS.
+func (r *pgbenchResult) setRatio(handsPerSec float64) {
+	if r.TPS > 0 {
+		r.Ratio = handsPerSec / r.TPS
+	}
 }
 
 const loadUsage = `Usage: stichbuch-bench load (--url URL --key KEY | --start) [flags]
@@ -128,6 +138,7 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "timeout of one request")
 	fs.StringVar(&o.pgbench, "pgbench", "", "after the load, run this pgbench script with as many clients for as long against the service's database and report the ratio")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the result as JSON")
+	fs.StringVar(&o.leastcost, "leastcost", "", "after the load, run this pgbench script (ledger/postgres/bench/leastcost.sql) with as many clients for as long, after its schema (the _setup.sql beside it), and report the ratio")
 	fs.IntVar(&o.streams, "streams", 0, "hold this many club event streams open through the run (new reader keys, 30 streams each)")
 	fs.IntVar(&o.stalled, "stalled", 0, "hold this many key-less connections open through the run, each announcing a 1 MiB hand and stalling after 64 KiB")
 	fs.BoolVar(&o.stats, "stats", false, "read instead of write: measure a player's lifetime statistics, a one-year leaderboard and a partner table of the club of --key (a generated history, say), with --tables clients")
@@ -255,6 +266,10 @@ func printLoad(w io.Writer, r *loadResult) {
 		fmt.Fprintf(w, "  pgbench    %d clients, %.0f s: %.1f tps (latency avg %.2f ms, %d failed)\n", p.Clients, p.Seconds, p.TPS, p.LatencyAvgMS, p.Failed)
 		fmt.Fprintf(w, "  ratio      service / PostgreSQL alone = %.1f / %.1f = %.0f %%\n", r.HandsPerSec, p.TPS, 100*p.Ratio)
 	}
+	if p := r.LeastCost; p != nil {
+		fmt.Fprintf(w, "  least cost %d clients, %.0f s: %.1f tps (latency avg %.2f ms, p99 %.2f ms, %d failed)\n", p.Clients, p.Seconds, p.TPS, p.LatencyAvgMS, p.P99MS, p.Failed)
+		fmt.Fprintf(w, "  ratio      service / least durable hand = %.1f / %.1f = %.0f %%\n", r.HandsPerSec, p.TPS, 100*p.Ratio)
+	}
 }
 
 // measureLoad sets up the tables, holds the pressure open, drives the clients,
@@ -284,23 +299,24 @@ func measureLoad(ctx context.Context, o loadOptions, svc *loadService, key strin
 		return nil, err
 	}
 	res.PeakRSSMB = peakRSSMB(svc.pid)
-	if o.pgbench == "" {
-		return res, nil
+	if (o.pgbench != "" || o.leastcost != "") && svc.dbURL == "" {
+		return nil, errors.New("load: --pgbench and --leastcost need the service's database: use --start, or set DATABASE_URL")
 	}
-	if svc.dbURL == "" {
-		return nil, errors.New("load: --pgbench needs the service's database: use --start, or set DATABASE_URL")
+	if o.pgbench != "" {
+		clubID, keyID, err := keyIDs(key)
+		if err != nil {
+			return nil, err
+		}
+		if res.PGBench, err = runPgbench(ctx, getenv, svc.dbURL, o.pgbench, o.duration, clubID, keyID, tables); err != nil {
+			return nil, err
+		}
+		res.PGBench.setRatio(res.HandsPerSec)
 	}
-	clubID, keyID, err := keyIDs(key)
-	if err != nil {
-		return nil, err
+	if o.leastcost != "" {
+		if res.LeastCost, err = runLeastCost(ctx, getenv, svc.dbURL, o.leastcost, o.duration, len(tables)); err != nil {
+			return nil, err
+		}
+		res.LeastCost.setRatio(res.HandsPerSec)
 	}
-	pg, err := runPgbench(ctx, getenv, svc.dbURL, o.pgbench, o.duration, clubID, keyID, tables)
-	if err != nil {
-		return nil, err
-	}
-	if pg.TPS > 0 {
-		pg.Ratio = res.HandsPerSec / pg.TPS
-	}
-	res.PGBench = pg
 	return res, nil
 }

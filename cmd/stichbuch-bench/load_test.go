@@ -66,7 +66,7 @@ func TestLoadAgainstAService(t *testing.T) {
 
 	args := []string{"--url", svc.base, "--key", key, "--tables", "5", "--games", "mix", "--duration", "1s", "--warmup", "200ms"}
 	if script, err := filepath.Abs("../../ledger/postgres/bench/hand.sql"); err == nil && havePgbench() {
-		args = append(args, "--pgbench", script)
+		args = append(args, "--pgbench", script, "--leastcost", filepath.Join(filepath.Dir(script), "leastcost.sql"))
 	} else {
 		t.Log("no pgbench: the reference script is not run")
 	}
@@ -77,6 +77,9 @@ func TestLoadAgainstAService(t *testing.T) {
 	}
 	if res.PGBench != nil && (res.PGBench.TPS <= 0 || res.PGBench.Failed != 0 || res.PGBench.Clients != 5) {
 		t.Errorf("pgbench: %+v", *res.PGBench)
+	}
+	if lc := res.LeastCost; havePgbench() && (lc == nil || lc.TPS <= 0 || lc.P99MS <= 0 || lc.Clients != 5 || lc.Ratio <= 0) {
+		t.Errorf("least cost: %+v", lc)
 	}
 
 	hot := runLoad(t, getenv, "--url", svc.base, "--key", key, "--tables", "4", "--hot", "--duration", "600ms", "--warmup", "0")

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
 
@@ -147,13 +148,23 @@ func runPgbench(ctx context.Context, getenv func(string) string, dbURL, script s
 		"-D", fmt.Sprintf("club=%d", clubID), "-D", fmt.Sprintf("key=%d", keyID),
 		"-D", fmt.Sprintf("table0=%d", tables[0].id), "-D", fmt.Sprintf("session0=%d", tables[0].session),
 		"-D", fmt.Sprintf("player0=%d", tables[0].players[0]), dbURL}
+	return execPgbench(ctx, bin, args, script, n, d, "")
+}
+
+// execPgbench runs pgbench with args and reads its TPS, average latency
+// and failures; with logDir it also keeps the per-transaction log there and
+// reads the 99th percentile from it.
+func execPgbench(ctx context.Context, bin string, args []string, script string, clients int, d time.Duration, logDir string) (*pgbenchResult, error) {
+	if logDir != "" {
+		args = append([]string{"-l", "--log-prefix", filepath.Join(logDir, "pgbench")}, args...)
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), "PGAPPNAME=stichbuch-load-pgbench")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return nil, fmt.Errorf("load: pgbench: %v\n%s", err, out)
 	}
-	r := &pgbenchResult{Script: script, Clients: n, Seconds: math.Ceil(d.Seconds())}
+	r := &pgbenchResult{Script: script, Clients: clients, Seconds: math.Ceil(d.Seconds())}
 	if m := regexp.MustCompile(`tps = ([0-9.]+) \(without initial`).FindSubmatch(out); m != nil {
 		r.TPS, _ = strconv.ParseFloat(string(m[1]), 64)
 	} else {
@@ -165,7 +176,70 @@ func runPgbench(ctx context.Context, getenv func(string) string, dbURL, script s
 	if m := regexp.MustCompile(`number of failed transactions: ([0-9]+)`).FindSubmatch(out); m != nil {
 		r.Failed, _ = strconv.Atoi(string(m[1]))
 	}
+	if logDir != "" {
+		lat, err := pgbenchLatencies(logDir)
+		if err != nil {
+			return nil, err
+		}
+		r.P99MS = percentiles(lat).P99
+	}
 	return r, nil
+}
+
+// runLeastCost creates the least-cost schema (the _setup.sql beside script)
+// in the service's database and runs script with clients clients for d.
+func runLeastCost(ctx context.Context, getenv func(string) string, dbURL, script string, d time.Duration, clients int) (*pgbenchResult, error) {
+	setup, err := os.ReadFile(strings.TrimSuffix(script, ".sql") + "_setup.sql")
+	if err != nil {
+		return nil, fmt.Errorf("load: --leastcost: %w", err)
+	}
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return nil, err
+	}
+	_, err = conn.Exec(ctx, string(setup))
+	conn.Close(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load: --leastcost: the schema: %w", err)
+	}
+	bin, err := findPgbench(getenv)
+	if err != nil {
+		return nil, err
+	}
+	logDir, err := os.MkdirTemp("", "stichbuch-leastcost-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(logDir)
+	args := []string{"-n", "-M", "prepared", "-c", strconv.Itoa(clients), "-j", strconv.Itoa(min(clients, runtime.NumCPU())),
+		"-T", strconv.Itoa(int(math.Ceil(d.Seconds()))), "-f", script, dbURL}
+	return execPgbench(ctx, bin, args, script, clients, d, logDir)
+}
+
+// pgbenchLatencies reads every transaction's latency from pgbench's
+// per-transaction logs in dir (the third field, in microseconds).
+func pgbenchLatencies(dir string) ([]time.Duration, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "pgbench*"))
+	if err != nil {
+		return nil, err
+	}
+	var lat []time.Duration
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		for line := range strings.Lines(string(data)) {
+			f := strings.Fields(line)
+			if len(f) < 3 {
+				continue
+			}
+			if us, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+				lat = append(lat, time.Duration(us)*time.Microsecond)
+			}
+		}
+	}
+	return lat, nil
 }
 
 // findPgbench finds pgbench beside the server binaries stichbuch uses
