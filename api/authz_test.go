@@ -27,7 +27,8 @@ type route struct {
 var roleRank = map[string]int{"": 0, "reader": 1, "scorer": 2, "admin": 3}
 
 // TestAuthorizationMatrix calls every route of openapi.yaml with no key, a
-// revoked key, a reader, a scorer, an admin and an admin of another club,
+// revoked key, a reader, a scorer, an admin, an admin of another club, and
+// a reader and a scorer limited to the route's table and to another table,
 // and checks each status against the matrix.
 func TestAuthorizationMatrix(t *testing.T) {
 	e := newEnv(t)
