@@ -113,12 +113,16 @@ func SortStandings(list []Standing) []Standing {
 	return list
 }
 
-// ListTables returns the club's tables by name, each with its open
-// session and its next hand, texts with the players' names.
+// ListTables returns the club's tables by name (a table key's own table
+// alone), each with its open session and its next hand, texts with the
+// players' names.
 func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
 	list, err := s.Tables.ListTables(ctx, a.ClubID)
 	if err != nil {
 		return list, err
+	}
+	if a.TableID != 0 {
+		list = slices.DeleteFunc(list, func(t Table) bool { return t.ID != a.TableID })
 	}
 	open, err := s.openSessions(ctx, a.ClubID, 0)
 	if err != nil {
