@@ -1125,3 +1125,40 @@ func scoreRefusals(t *testing.T, cases []scoreRefusal) {
 		t.Errorf("%d rows stored by refused previews", n)
 	}
 }
+
+// TestScoreAndRecordingRefuseAlike sends the same broken facts to a game's
+// score endpoint and to a table of that game: both refuse them with the
+// same field, rule and message, because the engine alone judges facts
+// (the schema's ranges and enums included), whichever way they come.
+func TestScoreAndRecordingRefuseAlike(t *testing.T) {
+	cases := []scoreRefusal{
+		// beyond the schema's range or enum
+		{"doppelkopf", `{"game":"normal","re":{"players":[P1,P2],"augen":241}}`, "facts.re.augen"},
+		{"saukopf", `{"variant":"vierer","players":[P1,P2,P3,P4],"dealer":P4,"bid":70,"spieler":P1,"contract":"sauerei","called_sau":"herz","mitspieler":P3,"augen":85,"tricks":5,"laufende":{"holder":P2,"count":1}}`, "facts.called_sau"},
+		{"schwarze_sau", `{"players":[{"player":P1,"card_points":121,"tricks":3},{"player":P2,"card_points":40,"tricks":3,"pik_dame":true},{"player":P3,"card_points":30,"tricks":3},{"player":P4,"card_points":4,"tricks":1}],"dealer":P4}`, "facts.players[0].card_points"},
+		{"klaberjass", `{"dealer":P1,"trump_player":P1,"trump_suit":"eichel","card_points":[{"player":P1,"points":76},{"player":P2,"points":76}],"last_trick":P1}`, "facts.trump_suit"},
+		// a game's rule
+		{"doppelkopf", `{"game":"normal","re":{"players":[P1,P2],"augen":160,"karlchen":true},"kontra":{"karlchen":true}}`, "facts.kontra.karlchen"},
+		{"klaberjass", `{"dealer":P1,"trump_player":P1,"trump_suit":"herz","re":true,"card_points":[{"player":P1,"points":76},{"player":P2,"points":76}],"last_trick":P1}`, "facts.re"},
+	}
+	for _, c := range cases {
+		g := newGameTable(t, c.game, "", 4)
+		g.open("2026-03-12", 1, 2, 3, 4)
+		facts := g.facts(c.facts)
+		scored := g.e.call("POST", "/v1/games/"+c.game+"/score", g.e.admin, map[string]any{"players": g.players, "date": "2026-03-12", "facts": facts})
+		recorded := g.e.call("POST", g.handsPath(), g.e.admin, map[string]any{"session_id": g.session, "number": 1, "facts": facts})
+		if scored.status != 422 || recorded.status != 422 {
+			t.Errorf("%s %s: score %d, record %d, want 422 both", c.game, c.field, scored.status, recorded.status)
+			continue
+		}
+		s, r := scored.json(t), recorded.json(t)
+		for _, k := range []string{"field", "rule", "detail"} {
+			if s[k] != r[k] {
+				t.Errorf("%s %s: %s differs: score endpoint %q, recording %q", c.game, c.field, k, s[k], r[k])
+			}
+		}
+		if s["field"] != c.field {
+			t.Errorf("%s: refused on %q, want %q", c.game, s["field"], c.field)
+		}
+	}
+}

@@ -71,27 +71,34 @@ var (
 	requestErr    error
 )
 
+// factsSchemas are the contract's schemas of a hand's facts: the union and
+// each game's.
+var factsSchemas = []string{"GameFacts", "DoppelkopfFacts", "SaukopfFacts", "SchwarzeSauFacts", "KlaberjassFacts", "SchwarzeDameFacts"}
+
 // RequestRouter is the router the API checks requests with: the contract
-// with a hand's facts (GameFacts) taken as any object. The facts carry no
-// game name, so the union of the five games' facts cannot say which game
-// a hand's facts break, and its error would name a rule of whichever game
-// kin-openapi tried first; the table's engine judges them instead and
-// names the field and the rule. Everything else, the score endpoints'
-// facts included, is checked as the contract states it, and responses
-// (ValidateResponse over LoadSpec's router) are checked against the typed
-// facts.
+// with a hand's facts taken as any object, on every route. Game facts have
+// one owner, the game's engine: recording, correcting and the score
+// endpoints hand them to it alike, so the same facts are refused with the
+// same field and the same rule wherever they are sent (the union of the
+// five games' facts could not even say which game a recorded hand's facts
+// break). Everything else is checked as the contract states it, and
+// responses (ValidateResponse over LoadSpec's router) are checked against
+// the typed facts, so an engine that accepted what its schema refuses
+// fails the tests.
 func RequestRouter() (routers.Router, error) {
 	requestOnce.Do(func() {
 		var doc *openapi3.T
 		if doc, _, requestErr = parseSpec(); requestErr != nil {
 			return
 		}
-		facts := doc.Components.Schemas["GameFacts"]
-		if facts == nil || facts.Value == nil {
-			requestErr = errors.New("openapi.yaml: no GameFacts schema")
-			return
+		for _, name := range factsSchemas {
+			facts := doc.Components.Schemas[name]
+			if facts == nil || facts.Value == nil {
+				requestErr = fmt.Errorf("openapi.yaml: no %s schema", name)
+				return
+			}
+			*facts.Value = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Description: facts.Value.Description}
 		}
-		*facts.Value = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Description: facts.Value.Description}
 		requestRouter, requestErr = legacy.NewRouter(doc)
 	})
 	return requestRouter, requestErr
