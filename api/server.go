@@ -163,6 +163,7 @@ func (s *Server) routes() {
 	v1.POST("/transfers/:transferID/paid", s.markTransferPaid, score)
 	v1.GET("/players/:playerID/balance", s.playerBalance, read)
 	v1.GET("/kitty", s.getKitty, read)
+	v1.GET("/kitty/bookings", s.listKittyBookings, read)
 	v1.POST("/kitty/bookings", s.bookKitty, admin)
 	v1.GET("/stats/players/:playerID", s.playerStats, read)
 	v1.GET("/stats/players/:playerID/partners", s.partnerStats, read)

@@ -113,10 +113,14 @@ func SortStandings(list []Standing) []Standing {
 	return list
 }
 
-// ListTables returns the club's tables by name, each with its open
-// session and its next hand, texts with the players' names.
-func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
-	list, err := s.Tables.ListTables(ctx, a.ClubID)
+// ListTables returns a page of the club's tables by name (those after the
+// table p.After), each with its open session and its next hand, texts
+// with the players' names.
+func (s *Service) ListTables(ctx context.Context, a Actor, p Page) ([]Table, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	list, err := s.Tables.ListTables(ctx, a.ClubID, p)
 	if err != nil {
 		return list, err
 	}
