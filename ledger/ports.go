@@ -141,6 +141,9 @@ type StatsStore interface {
 	// ClubRecords reads every player's sums over the filter (per player and
 	// denominator), and every open evening's hand rows.
 	LeaderboardRecords(ctx context.Context, clubID int64, f StatsFilter) ([]PointSum, map[int64]int64, []StatRow, error)
+	// GamesIn returns the games of the sessions in the filter, settled or
+	// open, that have hands, by name.
+	GamesIn(ctx context.Context, clubID int64, f StatsFilter) ([]string, error)
 	// SeriesRecords reads each player's points per date and denominator
 	// (of players, or of everyone when empty), and the open evenings' rows.
 	SeriesRecords(ctx context.Context, clubID int64, players []int64, f StatsFilter) ([]PointSum, []StatRow, error)
