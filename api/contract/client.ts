@@ -43,11 +43,13 @@ async function main(url: string, key: string): Promise<void> {
   print("after", after);
 
   // The stateless score endpoint takes the typed state the table gave.
-  const d = await api.POST("/v1/games/doppelkopf/score", { body: { players: seating, state: after, facts } });
+  const draftFacts: DoppelkopfFacts = { game: "normal", re: { players: [seating[0]!, seating[2]!], augen: 130 } };
+  const d = await api.POST("/v1/games/doppelkopf/score", { body: { players: seating, state: after, facts: draftFacts } });
   const draft = must(d.data, d.response, 200);
-  if (draft.points.length !== seating.length) {
-    throw new Error(`the draft scores ${draft.points.length} players, want ${seating.length}`);
+  if (!isDoppelkopf(draft.state)) {
+    throw new Error(`the draft's state is not a Doppelkopf state: ${JSON.stringify(draft.state)}`);
   }
+  print("draft", draft.state);
 }
 
 // tableState reads a table's state as a Doppelkopf state.
