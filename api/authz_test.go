@@ -27,7 +27,8 @@ type route struct {
 var roleRank = map[string]int{"": 0, "reader": 1, "scorer": 2, "admin": 3}
 
 // TestAuthorizationMatrix calls every route of openapi.yaml with no key, a
-// revoked key, a reader, a scorer, an admin and an admin of another club,
+// revoked key, a reader, a scorer, an admin, an admin of another club, and
+// a reader and a scorer limited to the route's table and to another table,
 // and checks each status against the matrix.
 func TestAuthorizationMatrix(t *testing.T) {
 	e := newEnv(t)
@@ -175,6 +176,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /v1/games/klaberjass/score": {"reader", 200, false, score("klaberjass", map[string]any{
 			"players": p, "dealer": p[3], "trump_player": p[0], "trump_suit": "herz",
 			"card_points": []map[string]any{{"player": p[0], "points": 92}, {"player": p[1], "points": 60}}, "last_trick": p[2]})},
+		"POST /v1/tables/{tableID}/joins": {"admin", 201, true, fixed(table+"/joins", map[string]any{"role": "scorer", "ttl_seconds": 60})},
+		"POST /v1/joins/{code}": {"", 201, false, func() (string, any) { // a code is good once: a fresh one each time
+			return "/v1/joins/" + e.must(201, "POST", table+"/joins", e.admin, map[string]any{"role": "reader"})["code"].(string), nil
+		}},
 		"GET /v1/tournaments": {"reader", 200, false, fixed("/v1/tournaments", nil)},
 		"POST /v1/tournaments": {"scorer", 201, true, func() (string, any) {
 			return "/v1/tournaments", map[string]any{"name": unique("Turnier"), "tables": []int64{trTable}}
@@ -210,7 +215,50 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 	}
 	slices.Sort(ops)
-	actors := []string{"none", "revoked", "reader", "scorer", "admin", "other club"}
+	// Keys limited to one table (made from join codes): "table reader" and
+	// "table scorer" hold a key for the table the request names (the
+	// evening's table for the routes that name none), "other table …" one
+	// for a table the requests never name. What each route reaches of the
+	// club (ledger.Scope): every route not listed reaches the whole club.
+	scopes := map[string]string{
+		"GET /v1/club": "shared", "GET /v1/players": "shared", "POST /v1/players": "shared", "GET /v1/players/{playerID}": "shared",
+		"GET /v1/tables": "shared", "GET /v1/games": "shared", "POST /v1/joins/{code}": "shared",
+	}
+	for _, op := range []string{"GET /v1/tables/{tableID}", "PATCH /v1/tables/{tableID}", "POST /v1/tables/{tableID}/joins",
+		"GET /v1/tables/{tableID}/standings", "GET /v1/tables/{tableID}/sessions", "POST /v1/tables/{tableID}/sessions",
+		"GET /v1/tables/{tableID}/hands", "POST /v1/tables/{tableID}/hands", "GET /v1/tables/{tableID}/hands/{number}",
+		"POST /v1/tables/{tableID}/hands/batch", "POST /v1/tables/{tableID}/hands/{number}/corrections",
+		"GET /v1/tables/{tableID}/hands/{number}/revisions", "POST /v1/tables/{tableID}/hands/{number}/undo",
+		"GET /v1/tables/{tableID}/events", "GET /v1/sessions/{sessionID}", "POST /v1/sessions/{sessionID}/close",
+		"GET /v1/sessions/{sessionID}/standings", "GET /v1/sessions/{sessionID}/settlement", "GET /v1/sessions/{sessionID}/report"} {
+		scopes[op] = "table"
+	}
+	for _, game := range []string{"schwarze_dame", "doppelkopf", "saukopf", "schwarze_sau", "klaberjass"} {
+		scopes["POST /v1/games/"+game+"/score"] = "shared"
+	}
+	tableKeys := map[string]string{}
+	tableKey := func(table int64, role string) string {
+		k := fmt.Sprintf("%d %s", table, role)
+		if tableKeys[k] == "" {
+			j := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/joins", table), e.admin, map[string]any{"role": role})
+			tableKeys[k] = e.must(201, "POST", "/v1/joins/"+j["code"].(string), "", nil)["key"].(string)
+		}
+		return tableKeys[k]
+	}
+	elsewhere := int64(e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Anderswo", "game": "saukopf"})["id"].(float64))
+	tableOf := func(path string) int64 { // the table a request names
+		var id int64
+		if _, err := fmt.Sscanf(path, "/v1/tables/%d", &id); err == nil {
+			return id
+		}
+		if _, err := fmt.Sscanf(path, "/v1/sessions/%d", &id); err == nil {
+			return int64(e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d", id), e.admin, nil)["table_id"].(float64))
+		}
+		return ev.table
+	}
+
+	actors := []string{"none", "revoked", "reader", "scorer", "admin", "other club",
+		"table reader", "table scorer", "other table reader", "other table scorer"}
 	for _, op := range ops {
 		r, ok := matrix[op]
 		if !ok {
@@ -219,6 +267,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 		method, _, _ := strings.Cut(op, " ")
 		for _, actor := range actors {
+			path, body := r.request()
 			key := keys[actor]
 			switch actor {
 			case "none":
@@ -227,9 +276,18 @@ func TestAuthorizationMatrix(t *testing.T) {
 				key = revoked["secret"].(string)
 			case "other club":
 				key = other
+			case "table reader", "table scorer":
+				key = tableKey(tableOf(path), strings.TrimPrefix(actor, "table "))
+			case "other table reader", "other table scorer":
+				key = tableKey(elsewhere, strings.TrimPrefix(actor, "other table "))
 			}
 			want := expectedStatus(r, actor)
-			path, body := r.request()
+			if role, ok := strings.CutPrefix(actor, "table "); ok {
+				want = expectedTableStatus(r, scopes[op], role, true)
+			}
+			if role, ok := strings.CutPrefix(actor, "other table "); ok {
+				want = expectedTableStatus(r, scopes[op], role, false)
+			}
 			if streams[op] {
 				if got := streamStatus(e, path, key); got != want {
 					t.Errorf("%s as %s: %d, want %d", op, actor, got, want)
@@ -278,6 +336,23 @@ func expectedStatus(r route, actor string) int {
 		return 403
 	}
 	return r.ok
+}
+
+// expectedTableStatus is the status of a key limited to one table with
+// role: its role first (403), then the route's scope: what reaches the
+// whole club is 403, another table's things 404 (as another club's are).
+func expectedTableStatus(r route, scope, role string, own bool) int {
+	switch {
+	case r.need == "":
+		return r.ok
+	case roleRank[role] < roleRank[r.need]:
+		return 403
+	case scope == "shared", scope == "table" && own:
+		return r.ok
+	case scope == "table":
+		return 404
+	}
+	return 403
 }
 
 // TestRateLimitPerKey: a key past its limit gets 429 with Retry-After; the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -72,6 +73,7 @@ func (fx *contractFixture) request(t *testing.T, op specOp, variant int) request
 		"tableID": id(fx.now.table), "sessionID": id(fx.old.session), "number": "1", "keyID": id(fx.keyID),
 		"transferID": id(fx.transfer), "playerID": id(p[0]), "otherID": id(p[1]),
 		"tournamentID": id(fx.tournament), "round": "1",
+		"code": "sbj_1_" + strings.Repeat("A", 43), // no such code: redeemJoin's example makes one
 	}}
 	for _, param := range op.params {
 		if _, ok := r.path[param.Name]; param.In == "path" && !ok {
@@ -154,6 +156,13 @@ func (fx *contractFixture) scoreRequest(facts any) example {
 var contractExamples = map[string]func(fx *contractFixture) example{
 	"createKey": func(fx *contractFixture) example {
 		return example{body: map[string]any{"role": "reader", "label": "Tablet"}}
+	},
+	"createJoin": func(fx *contractFixture) example {
+		return example{body: map[string]any{"role": "scorer", "ttl_seconds": 900}}
+	},
+	"redeemJoin": func(fx *contractFixture) example { // a code is good once: a fresh one each time
+		j := fx.e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/joins", fx.now.table), fx.key, map[string]any{"role": "reader"})
+		return example{path: map[string]string{"code": j["code"].(string)}}
 	},
 	"createPlayer": func(fx *contractFixture) example { return example{body: map[string]any{"name": fx.unique("Gast")}} },
 	"createTable": func(fx *contractFixture) example {

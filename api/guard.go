@@ -25,14 +25,16 @@ import (
 //  2. the key's rate limit and its role;
 //  3. the body, read within MaxBodyBytes and the server's read timeout,
 //     and its nesting depth (limitBody);
-//  4. the contract, openapi.yaml (validateRequests).
+//  4. the contract, openapi.yaml (validateRequests);
+//  5. for a key limited to one table, the route's scope: the ledger's
+//     Reach decides, from the table or session the validated path names.
 //
 // After a write that succeeded it tells the club's event streams to look
 // at the feed, so this instance's own changes reach them at once.
-func (s *Server) guard(need ledger.Role) echo.MiddlewareFunc {
+func (s *Server) guard(need ledger.Role, scope ledger.Scope) echo.MiddlewareFunc {
 	validate := validateRequests(s.router)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		checked := limitBody(validate(next))
+		checked := limitBody(validate(s.reach(scope, next)))
 		return func(c echo.Context) error {
 			actor, err := s.authenticate(c)
 			if err != nil {
@@ -51,6 +53,27 @@ func (s *Server) guard(need ledger.Role) echo.MiddlewareFunc {
 			}
 			return err
 		}
+	}
+}
+
+// scopeParam is the path parameter that names what a scope reaches.
+var scopeParam = map[ledger.Scope]string{ledger.ScopeTable: "tableID", ledger.ScopeSession: "sessionID"}
+
+// reach lets the request on only if its key may reach the route's scope
+// (ledger.Service.Reach), after the contract has checked the path's ids.
+func (s *Server) reach(scope ledger.Scope, next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		var id int64
+		if name, ok := scopeParam[scope]; ok {
+			var err error
+			if id, err = pathID(c, name); err != nil {
+				return err
+			}
+		}
+		if err := s.svc.Reach(c.Request().Context(), actorOf(c), scope, id); err != nil {
+			return err
+		}
+		return next(c)
 	}
 }
 

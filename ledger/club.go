@@ -166,7 +166,11 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Actor, error)
 	if k.RevokedAt != nil || subtle.ConstantTimeCompare(sum[:], k.Hash) != 1 {
 		return Actor{}, unauthorized
 	}
-	return Actor{ClubID: clubID, KeyID: keyID, Role: k.Role}, nil
+	a := Actor{ClubID: clubID, KeyID: keyID, Role: k.Role}
+	if k.TableID != nil {
+		a.TableID = *k.TableID
+	}
+	return a, nil
 }
 
 // FindClub returns the actor's club.
@@ -207,8 +211,8 @@ func (s *Service) RevokeKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 	return k, err
 }
 
-// RotateKey revokes a key and issues its successor with the same role and
-// label, returning the new secret. A revoked key has no successor, and the
+// RotateKey revokes a key and issues its successor with the same role,
+// label and table, returning the new secret. A revoked key has no successor, and the
 // club's last active admin key is not rotated (both ECONFLICT): its
 // successor's secret is shown once, and a lost answer would lock the club
 // out.
@@ -227,6 +231,7 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 		if err != nil {
 			return err
 		}
+		nk.TableID = old.TableID
 		random = r
 		k, err = tx.InsertKey(ctx, nk)
 		return err

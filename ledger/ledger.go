@@ -64,6 +64,9 @@ type APIKey struct {
 	Label     string     `json:"label"`
 	CreatedAt time.Time  `json:"created_at"`
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+	// TableID limits the key to one table of the club (scope.go); nil:
+	// the whole club.
+	TableID *int64 `json:"table_id,omitempty"`
 }
 
 // Player is a club member or guest. A retired player stays in the
@@ -236,11 +239,13 @@ type Idempotency struct {
 // primary key's text, whose index entries PostgreSQL limits.
 const MaxIdempotencyKeyLen = 200
 
-// Actor is who makes a request: the club and the API key.
+// Actor is who makes a request: the club and the API key, and the one
+// table the key is limited to (0: the whole club).
 type Actor struct {
-	ClubID int64
-	KeyID  int64
-	Role   Role
+	ClubID  int64
+	KeyID   int64
+	Role    Role
+	TableID int64
 }
 
 // Page asks for a slice of a list: items after a cursor (the id of the

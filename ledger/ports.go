@@ -173,6 +173,7 @@ type Tx interface {
 	MoneyTx
 	StatsTx
 	TournamentTx
+	JoinTx
 	// RecordChange appends a change to the club's feed. The club's counter
 	// stays locked until the commit, so a flow records its change last.
 	RecordChange(ctx context.Context, c NewChange) error
@@ -196,6 +197,18 @@ type KeyTx interface {
 	InsertKey(ctx context.Context, k NewKey) (APIKey, error)
 	// RevokeKey marks a key revoked at `at`, unless it already is.
 	RevokeKey(ctx context.Context, keyID int64, at time.Time) (APIKey, error)
+}
+
+// JoinTx holds a club's join codes (join.go).
+type JoinTx interface {
+	InsertJoin(ctx context.Context, j NewJoinRecord) (Join, error)
+	// LockJoin returns the join code whose code hashes to hash, redeemed
+	// or expired or not, and locks it until the transaction ends, so two
+	// redeems of one code run one after the other; ENOTFOUND when the
+	// club has none.
+	LockJoin(ctx context.Context, hash []byte) (StoredJoin, error)
+	// RedeemJoin marks a join code redeemed at `at` for the key keyID.
+	RedeemJoin(ctx context.Context, joinID, keyID int64, at time.Time) error
 }
 
 // PlayerTx holds a club's players.
@@ -305,9 +318,10 @@ type StoredKey struct {
 
 // NewKey is a key to store: its secret is only ever stored as a hash.
 type NewKey struct {
-	Role  Role
-	Label string
-	Hash  []byte
+	Role    Role
+	Label   string
+	Hash    []byte
+	TableID *int64 // the one table the key reaches; nil: the whole club
 }
 
 // HandRecord is a scored hand to append to its table; Table is the table

@@ -229,3 +229,54 @@ func BenchmarkCSV(b *testing.B) {
 		}
 	}
 }
+
+// TestHTMLMarksWhatAHandWas reads the printed sheet of the five-player
+// evening row by row: every hand names its dealer, the one who sat out
+// shows "–" instead of 0, the corrected hand carries its revision and
+// reason, the voided one its reason, and the money says which settlement
+// version it is.
+func TestHTMLMarksWhatAHandWas(t *testing.T) {
+	r := eveningOfFive()
+	var b bytes.Buffer
+	if err := HTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	names := map[int64]string{}
+	for _, p := range r.Players {
+		names[p.ID] = p.Name
+	}
+	rowRE := regexp.MustCompile(`(?s)<tr class="hand[^"]*">\s*<th class="num nr" scope="row">(\d+)</th><td class="dealer">([^<]*)</td>(.*?)</tr>\s*(<tr class="notes">.*?</tr>)?`)
+	rows := rowRE.FindAllStringSubmatch(page, -1)
+	if len(rows) != len(r.Hands) {
+		t.Fatalf("%d hand rows with a dealer cell, want %d", len(rows), len(r.Hands))
+	}
+	for i, m := range rows {
+		h := r.Hands[i]
+		if m[1] != itoa(int64(h.Number)) || m[2] != names[h.Dealer] {
+			t.Errorf("row %d: hand %s dealt by %q, want hand %d dealt by %q", i, m[1], m[2], h.Number, names[h.Dealer])
+		}
+		if n := strings.Count(m[3], `<td class="num out">–</td>`); n != len(h.SatOut) {
+			t.Errorf("hand %d: %d cells read –, want one per player who sat out (%d)", h.Number, n, len(h.SatOut))
+		}
+		notes := m[4]
+		switch {
+		case h.Void:
+			if !strings.Contains(m[3], ">annulliert<") || !strings.Contains(notes, "annulliert: "+h.Reason) {
+				t.Errorf("voided hand %d does not say it was voided and why (%q)", h.Number, h.Reason)
+			}
+		case h.Revision > 1:
+			if !strings.Contains(m[3], "Korrektur, Fassung "+itoa(int64(h.Revision))) || !strings.Contains(notes, h.Reason) {
+				t.Errorf("corrected hand %d lacks its revision %d or its reason %q", h.Number, h.Revision, h.Reason)
+			}
+		case strings.Contains(m[0], "Fassung") || strings.Contains(m[0], "annulliert"):
+			t.Errorf("hand %d, neither corrected nor voided, is marked so", h.Number)
+		}
+	}
+	if !strings.Contains(page, "Abrechnung Fassung 2") {
+		t.Error("the money does not say it is settlement version 2")
+	}
+	if regexp.MustCompile(`Spieler \d`).MatchString(page) {
+		t.Error("the page names a player by id")
+	}
+}

@@ -66,7 +66,7 @@ func TestLoadAgainstAService(t *testing.T) {
 
 	args := []string{"--url", svc.base, "--key", key, "--tables", "5", "--games", "mix", "--duration", "1s", "--warmup", "200ms"}
 	if script, err := filepath.Abs("../../ledger/postgres/bench/hand.sql"); err == nil && havePgbench() {
-		args = append(args, "--pgbench", script)
+		args = append(args, "--pgbench", script, "--leastcost", filepath.Join(filepath.Dir(script), "leastcost.sql"))
 	} else {
 		t.Log("no pgbench: the reference script is not run")
 	}
@@ -78,6 +78,9 @@ func TestLoadAgainstAService(t *testing.T) {
 	if res.PGBench != nil && (res.PGBench.TPS <= 0 || res.PGBench.Failed != 0 || res.PGBench.Clients != 5) {
 		t.Errorf("pgbench: %+v", *res.PGBench)
 	}
+	if lc := res.LeastCost; havePgbench() && (lc == nil || lc.TPS <= 0 || lc.P99MS <= 0 || lc.Clients != 5 || lc.Ratio <= 0) {
+		t.Errorf("least cost: %+v", lc)
+	}
 
 	hot := runLoad(t, getenv, "--url", svc.base, "--key", key, "--tables", "4", "--hot", "--duration", "600ms", "--warmup", "0")
 	if hot.GapFree == nil || !*hot.GapFree {
@@ -87,6 +90,24 @@ func TestLoadAgainstAService(t *testing.T) {
 		t.Errorf("hot table: statuses %v, want only 201 and 409", hot.Statuses)
 	}
 	checkCounts(t, hot)
+
+	// Streams and stalled uploads held through a run: every stream opens
+	// and receives the run's changes; the service answers every stalled
+	// key-less upload without waiting for its body.
+	pressed := runLoad(t, getenv, "--url", svc.base, "--key", key, "--tables", "1", "--duration", "500ms", "--warmup", "0",
+		"--streams", "3", "--stalled", "2")
+	checkCounts(t, pressed)
+	p := pressed.Pressure
+	switch {
+	case p == nil:
+		t.Fatal("--streams and --stalled: no pressure reported")
+	case p.StreamsOpen != 3 || p.StreamsRefused != 0:
+		t.Errorf("streams: %d open, %d refused, want 3 open", p.StreamsOpen, p.StreamsRefused)
+	case p.Events == 0:
+		t.Errorf("streams delivered no events while %d hands were recorded", pressed.CreatedTotal)
+	case p.Stalled != 2:
+		t.Errorf("stalled uploads: %d, want 2", p.Stalled)
+	}
 }
 
 func TestLoadRefusesOtherHosts(t *testing.T) {

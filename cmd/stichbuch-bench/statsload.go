@@ -107,60 +107,12 @@ func (c *loadClient) statsRun(ctx context.Context, o loadOptions) (*statsResult,
 	}
 	res := &statsResult{Clients: o.tables, Players: len(players), From: from, To: to, Statuses: map[string]int{}}
 
-	// The first pass: every player's lifetime figures and partner table, and
-	// every leaderboard order, one request at a time.
-	cold := make([][]time.Duration, len(queries))
-	for q, query := range queries {
-		for i := range query.firstPass {
-			d, status, err := c.statsGet(ctx, query.path(i))
-			if err != nil {
-				return nil, err
-			}
-			if status != http.StatusOK {
-				return nil, fmt.Errorf("load: GET %s: %d", query.path(i), status)
-			}
-			cold[q] = append(cold[q], d)
-		}
+	cold, err := c.statsFirstPass(ctx, queries)
+	if err != nil {
+		return nil, err
 	}
-
-	type sample struct {
-		query  int
-		d      time.Duration
-		status int
-	}
-	var mu sync.Mutex
-	var samples []sample
-	var netErrors int
-	start := time.Now()
-	measureFrom := start.Add(o.warmup)
-	deadline := measureFrom.Add(o.duration)
-	var wg sync.WaitGroup
-	for client := range o.tables {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var mine []sample
-			for i := client; time.Now().Before(deadline) && ctx.Err() == nil; i += o.tables {
-				q := i % len(queries)
-				sent := time.Now()
-				d, status, err := c.statsGet(ctx, queries[q].path(i/len(queries)))
-				if sent.Before(measureFrom) {
-					continue
-				}
-				if err != nil {
-					mu.Lock()
-					netErrors++
-					mu.Unlock()
-					continue
-				}
-				mine = append(mine, sample{q, d, status})
-			}
-			mu.Lock()
-			samples = append(samples, mine...)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	measureFrom := time.Now().Add(o.warmup)
+	samples, netErrors := c.statsLoop(ctx, o, queries, measureFrom)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -187,6 +139,67 @@ func (c *loadClient) statsRun(ctx context.Context, o loadOptions) (*statsResult,
 		})
 	}
 	return res, nil
+}
+
+// statsFirstPass sends every query's first pass (every player's lifetime
+// figures and partner table, every leaderboard order) one request at a
+// time, with cold caches, and returns their latencies.
+func (c *loadClient) statsFirstPass(ctx context.Context, queries []statsQuery) ([][]time.Duration, error) {
+	cold := make([][]time.Duration, len(queries))
+	for q, query := range queries {
+		for i := range query.firstPass {
+			d, status, err := c.statsGet(ctx, query.path(i))
+			if err != nil {
+				return nil, err
+			}
+			if status != http.StatusOK {
+				return nil, fmt.Errorf("load: GET %s: %d", query.path(i), status)
+			}
+			cold[q] = append(cold[q], d)
+		}
+	}
+	return cold, nil
+}
+
+// statsSample is one answered statistics request of the measured window.
+type statsSample struct {
+	query  int
+	d      time.Duration
+	status int
+}
+
+// statsLoop runs o.tables clients in a closed loop over the queries until
+// o.duration after measureFrom, and returns the samples sent from
+// measureFrom on and the transport errors among them.
+func (c *loadClient) statsLoop(ctx context.Context, o loadOptions, queries []statsQuery, measureFrom time.Time) ([]statsSample, int) {
+	var mu sync.Mutex
+	var samples []statsSample
+	var netErrors int
+	deadline := measureFrom.Add(o.duration)
+	var wg sync.WaitGroup
+	for client := range o.tables {
+		wg.Go(func() {
+			var mine []statsSample
+			errs := 0
+			for i := client; time.Now().Before(deadline) && ctx.Err() == nil; i += o.tables {
+				q := i % len(queries)
+				sent := time.Now()
+				d, status, err := c.statsGet(ctx, queries[q].path(i/len(queries)))
+				switch {
+				case sent.Before(measureFrom):
+				case err != nil:
+					errs++
+				default:
+					mine = append(mine, statsSample{q, d, status})
+				}
+			}
+			mu.Lock()
+			samples, netErrors = append(samples, mine...), netErrors+errs
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return samples, netErrors
 }
 
 // statsGet sends one GET and returns its latency (until the whole body is

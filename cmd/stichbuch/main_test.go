@@ -247,3 +247,27 @@ func TestServeListensOnThisMachineByDefault(t *testing.T) {
 		t.Errorf("serve's default address is %q, want localhost:8080", defaultAddr)
 	}
 }
+
+// TestKeyListSaysWhatAKeyReaches lists a club's keys after a phone joined
+// a table: the admin's key reaches the club, the phone's only its table.
+func TestKeyListSaysWhatAKeyReaches(t *testing.T) {
+	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	key := createClub(t, getenv)
+	svc := startService(t, getenv)
+	defer svc.stop()
+	table := recordEvening(t, svc.base, key)
+	join := call(t, "POST", fmt.Sprintf("%s/v1/tables/%v/joins", svc.base, table), key, map[string]any{"role": "reader"}, 201)
+	phone := call(t, "POST", svc.base+"/v1/joins/"+join["code"].(string), "", nil, 201)
+
+	club := regexp.MustCompile(`^sb_(\d+)_`).FindStringSubmatch(key)[1]
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"stichbuch", "key", "list", "--club", club}, getenv, &stdout, &stderr); err != nil {
+		t.Fatalf("key list: %v\n%s", err, stderr.String())
+	}
+	want := []string{fmt.Sprintf("%v\treader\ttable %v\tactive", phone["key_id"], table), "\tadmin\tclub\tactive"}
+	for _, w := range want {
+		if !strings.Contains(stdout.String(), w) {
+			t.Errorf("key list lacks %q:\n%s", w, stdout.String())
+		}
+	}
+}

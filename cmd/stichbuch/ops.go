@@ -87,7 +87,11 @@ func key(ctx context.Context, args []string, getenv func(string) string, stdout 
 			if k.RevokedAt != nil {
 				state = "revoked " + k.RevokedAt.Format(time.RFC3339)
 			}
-			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\n", k.ID, k.Role, state, k.Label)
+			reach := "club"
+			if k.TableID != nil {
+				reach = fmt.Sprintf("table %d", *k.TableID)
+			}
+			fmt.Fprintf(stdout, "%d\t%s\t%s\t%s\t%s\n", k.ID, k.Role, reach, state, k.Label)
 		}
 		return nil
 	case "create":

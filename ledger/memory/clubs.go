@@ -81,7 +81,7 @@ func (t *tx) LockKeys(context.Context) ([]ledger.APIKey, error) {
 
 // InsertKey stores a new key of the club.
 func (t *tx) InsertKey(_ context.Context, nk ledger.NewKey) (ledger.APIKey, error) {
-	k := ledger.APIKey{ClubID: t.club, ID: t.next(), Role: nk.Role, Label: nk.Label, CreatedAt: t.now}
+	k := ledger.APIKey{ClubID: t.club, ID: t.next(), Role: nk.Role, Label: nk.Label, CreatedAt: t.now, TableID: nk.TableID}
 	put(t, t.d.keys, k.ID, keyRow{ledger.StoredKey{APIKey: k, Hash: nk.Hash}})
 	return k, nil
 }

@@ -143,6 +143,7 @@ type data struct {
 	rollups     map[int64]ledger.Rollup    // by session
 	statMoney   map[int64]ledger.Settlement
 	tournaments map[int64]tournamentRow
+	joins       map[int64]joinRow
 }
 
 func newData() data {
@@ -153,7 +154,7 @@ func newData() data {
 		settlements: map[int64]settlementRow{}, versions: map[int64][]int64{}, transfers: map[int64]transferRow{}, payments: map[int64]time.Time{},
 		kitty: map[int64]kittyRow{}, changes: map[int64][]ledger.Change{}, idempotency: map[idemKey]ledger.Claimed{},
 		statRows: map[int64][]ledger.StatRow{}, statOpen: map[int64]bool{}, rollups: map[int64]ledger.Rollup{},
-		statMoney: map[int64]ledger.Settlement{}, tournaments: map[int64]tournamentRow{},
+		statMoney: map[int64]ledger.Settlement{}, tournaments: map[int64]tournamentRow{}, joins: map[int64]joinRow{},
 	}
 }
 
@@ -163,6 +164,12 @@ type clubRow struct {
 }
 
 type keyRow struct{ ledger.StoredKey }
+
+type joinRow struct {
+	ledger.StoredJoin
+	hash  []byte
+	keyID int64
+}
 
 type playerRow struct {
 	club int64

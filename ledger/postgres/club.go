@@ -47,9 +47,9 @@ func (s *Store) FindKey(ctx context.Context, clubID, keyID int64) (ledger.Stored
 	var k ledger.StoredKey
 	var role string
 	err := s.pool.QueryRow(ctx, `
-		SELECT club_id, key_id, role, label, created_at, revoked_at, secret_hash FROM api_keys
+		SELECT club_id, key_id, role, label, created_at, revoked_at, table_id, secret_hash FROM api_keys
 		WHERE club_id = $1 AND key_id = $2`, clubID, keyID).
-		Scan(&k.ClubID, &k.ID, &role, &k.Label, &k.CreatedAt, &k.RevokedAt, &k.Hash)
+		Scan(&k.ClubID, &k.ID, &role, &k.Label, &k.CreatedAt, &k.RevokedAt, &k.TableID, &k.Hash)
 	k.Role = ledger.Role(role)
 	return k, notFound(err, "API key %d", keyID)
 }
@@ -84,10 +84,10 @@ func (t *tx) LockKeys(ctx context.Context) ([]ledger.APIKey, error) {
 
 // InsertKey stores a new key of the club.
 func (t *tx) InsertKey(ctx context.Context, nk ledger.NewKey) (ledger.APIKey, error) {
-	k := ledger.APIKey{ClubID: t.club, Role: nk.Role, Label: nk.Label}
+	k := ledger.APIKey{ClubID: t.club, Role: nk.Role, Label: nk.Label, TableID: nk.TableID}
 	err := t.QueryRow(ctx, `
-		INSERT INTO api_keys (club_id, role, label, secret_hash) VALUES ($1, $2, $3, $4)
-		RETURNING key_id, created_at`, t.club, string(nk.Role), nk.Label, nk.Hash).Scan(&k.ID, &k.CreatedAt)
+		INSERT INTO api_keys (club_id, role, label, secret_hash, table_id) VALUES ($1, $2, $3, $4, $5)
+		RETURNING key_id, created_at`, t.club, string(nk.Role), nk.Label, nk.Hash, nk.TableID).Scan(&k.ID, &k.CreatedAt)
 	return k, err
 }
 
@@ -97,15 +97,15 @@ func (t *tx) RevokeKey(ctx context.Context, keyID int64, at time.Time) (ledger.A
 	err := scanKey(t.QueryRow(ctx, `
 		UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3)
 		WHERE club_id = $1 AND key_id = $2
-		RETURNING club_id, key_id, role, label, created_at, revoked_at`, t.club, keyID, at), &k)
+		RETURNING club_id, key_id, role, label, created_at, revoked_at, table_id`, t.club, keyID, at), &k)
 	return k, notFound(err, "API key %d", keyID)
 }
 
-const selectKey = `SELECT club_id, key_id, role, label, created_at, revoked_at FROM api_keys`
+const selectKey = `SELECT club_id, key_id, role, label, created_at, revoked_at, table_id FROM api_keys`
 
 func scanKey(row pgx.Row, k *ledger.APIKey) error {
 	var role string
-	err := row.Scan(&k.ClubID, &k.ID, &role, &k.Label, &k.CreatedAt, &k.RevokedAt)
+	err := row.Scan(&k.ClubID, &k.ID, &role, &k.Label, &k.CreatedAt, &k.RevokedAt, &k.TableID)
 	k.Role = ledger.Role(role)
 	return err
 }

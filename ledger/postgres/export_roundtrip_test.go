@@ -554,6 +554,12 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"tables ": "version",
 		// Left out on purpose.
 		"idempotency_keys": "club_id key request_hash kind ref_id created_at",
+		// Keys are not restored (an import mints a new admin key and keeps
+		// the old ones as revoked history), so neither is the one table a
+		// key was limited to, nor the join codes that made such keys: a
+		// code is good once, for minutes, and only as a key's precursor.
+		"api_keys  ": "table_id",
+		"join_codes": "club_id join_id table_id role code_hash created_by created_at expires_at redeemed_at key_id",
 	}
 	maps.Copy(covered, tournamentColumns)
 	known := map[string]bool{}

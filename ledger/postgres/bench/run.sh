@@ -3,7 +3,10 @@
 # embedded cluster: `stichbuch-bench load` with 8 tables, then pgbench with 8
 # clients running ledger/postgres/bench/hand.sql on the same tables of the
 # same database for as long; prints both and the ratio. Extra arguments go
-# to the load tool (--tables 32, --duration 30s, --json …).
+# to the load tool (--tables 32, --duration 30s, --json …). Beside each
+# measured line of 1 and 8 tables, pgbench also runs leastcost.sql (the
+# least a durable hand costs, on a schema of its own) with as many clients
+# for as long, and the tool prints service / least cost.
 #   ledger/postgres/bench/run.sh        # the ratio at 8 tables
 #   ledger/postgres/bench/run.sh all    # the README's figures: 1, 8 (+ pgbench), 32, 128 tables, a hot table of 16
 set -eu
@@ -24,13 +27,15 @@ load --tables 8 --duration 5s --warmup 0 >/dev/null
 if [ "${1:-}" = all ]; then
   shift
   for n in 1 8 32 128; do
-    if [ "$n" = 8 ]; then
-      load --tables 8 --duration 20s --pgbench ledger/postgres/bench/hand.sql "$@"
+    if [ "$n" = 1 ]; then
+      load --tables 1 --duration 20s --leastcost ledger/postgres/bench/leastcost.sql "$@"
+    elif [ "$n" = 8 ]; then
+      load --tables 8 --duration 20s --pgbench ledger/postgres/bench/hand.sql --leastcost ledger/postgres/bench/leastcost.sql "$@"
     else
       load --tables "$n" --duration 20s "$@"
     fi
   done
   load --tables 16 --hot --duration 20s "$@"
 else
-  load --tables 8 --duration 20s --pgbench ledger/postgres/bench/hand.sql "$@"
+  load --tables 8 --duration 20s --pgbench ledger/postgres/bench/hand.sql --leastcost ledger/postgres/bench/leastcost.sql "$@"
 fi
