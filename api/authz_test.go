@@ -143,6 +143,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /v1/reports/evening":                           {"reader", 200, false, fixed("/v1/reports/evening?date=2026-11-19", nil)},
 		"POST /v1/transfers/{transferID}/paid":              {"scorer", 200, true, fixed(fmt.Sprintf("/v1/transfers/%v/paid", transfer), nil)},
 		"GET /v1/kitty":                                     {"reader", 200, false, fixed("/v1/kitty", nil)},
+		"GET /v1/kitty/bookings":                            {"reader", 200, false, fixed("/v1/kitty/bookings", nil)},
 		"GET /v1/transfers":                                 {"reader", 200, false, fixed("/v1/transfers?status=open", nil)},
 		"GET /v1/players/{playerID}/balance":                {"reader", 200, true, fixed(fmt.Sprintf("/v1/players/%d/balance", p[0]), nil)},
 		"POST /v1/kitty/bookings":                           {"admin", 201, false, fixed("/v1/kitty/bookings", map[string]any{"cents": 100, "note": "Spende"})},

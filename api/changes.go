@@ -22,9 +22,12 @@ func (s *Server) listChanges(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// next_after names the last change of any page, as a feed is polled
+	// from it; the Link header only follows a full page.
 	var next *int64
 	if len(list) > 0 {
 		next = &list[len(list)-1].Seq
+		linkNext(c, len(list) == int(limit), *next)
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"changes": list, "next_after": next})
 }

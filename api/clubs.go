@@ -46,12 +46,11 @@ func (s *Server) createKey(c echo.Context) error {
 	}{key, secret})
 }
 
+// listKeys lists the club's keys, oldest first, a page at a time.
 func (s *Server) listKeys(c echo.Context) error {
-	keys, err := s.svc.ListKeys(c.Request().Context(), actorOf(c))
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, map[string]any{"keys": nonNil(keys)})
+	return listPage(c, "keys", func(p ledger.Page) ([]ledger.APIKey, error) {
+		return s.svc.ListKeys(c.Request().Context(), actorOf(c), p)
+	}, func(k ledger.APIKey) int64 { return k.ID })
 }
 
 func (s *Server) getKey(c echo.Context) error {

@@ -47,10 +47,14 @@ func TestGoClient(t *testing.T) {
 // the hand, and the Bock round the hand's Herzstich queued.
 func checkClientOutput(t *testing.T, e *env, out string) {
 	t.Helper()
-	var before, after clientState
+	var before, after, draft clientState
+	drafted := false
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		var err error
 		switch {
+		case strings.HasPrefix(line, "draft: "):
+			drafted = true
+			_, err = fmt.Sscanf(line, "draft: next_dealer=%d bock_games_left=%d bock_rounds_queued=%d", &draft.NextDealer, &draft.BockGamesLeft, &draft.BockRoundsQueued)
 		case strings.HasPrefix(line, "before: "):
 			_, err = fmt.Sscanf(line, "before: next_dealer=%d bock_games_left=%d bock_rounds_queued=%d", &before.NextDealer, &before.BockGamesLeft, &before.BockRoundsQueued)
 		case strings.HasPrefix(line, "after: "):
@@ -77,6 +81,11 @@ func checkClientOutput(t *testing.T, e *env, out string) {
 	}
 	if before.BockGamesLeft+before.BockRoundsQueued != 0 || after.BockGamesLeft+after.BockRoundsQueued == 0 {
 		t.Errorf("Bock before %+v, after %+v: want none before and the Herzstich's round after\n%s", before, after, out)
+	}
+	// The draft was scored from the typed state the client sent: the
+	// Herzstich's Bock round carries into it, as a fresh table has none.
+	if !drafted || draft.BockGamesLeft+draft.BockRoundsQueued == 0 {
+		t.Errorf("the draft from the state after the hand: %+v (printed: %v), want the Bock round carried\n%s", draft, drafted, out)
 	}
 }
 

@@ -8,13 +8,17 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games"
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
+// listGames lists every game with its default rule set and its catalogue
+// of presets and options, as the engines state them.
 func (s *Server) listGames(c echo.Context) error {
 	type game struct {
 		Name         string          `json:"name"`
 		ZeroSum      bool            `json:"zero_sum"`
 		DefaultRules json.RawMessage `json:"default_rules"`
+		score.Catalogue
 	}
 	var list []game
 	for _, name := range games.Names() {
@@ -23,7 +27,7 @@ func (s *Server) listGames(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		list = append(list, game{Name: name, ZeroSum: e.ZeroSum(), DefaultRules: rules})
+		list = append(list, game{Name: name, ZeroSum: e.ZeroSum(), DefaultRules: rules, Catalogue: e.Catalogue()})
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"games": list})
 }

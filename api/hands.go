@@ -52,10 +52,11 @@ func (s *Server) listHands(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var next *int
-	if len(hands) == page.Limit {
-		next = &hands[len(hands)-1].Number
+	var last int64
+	if len(hands) > 0 {
+		last = int64(hands[len(hands)-1].Number)
 	}
+	next := linkNext(c, len(hands) == page.Limit, last)
 	return writeJSON(c, http.StatusOK, map[string]any{"hands": nonNil(hands), "next_after": next})
 }
 

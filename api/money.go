@@ -56,6 +56,13 @@ func (s *Server) bookKitty(c echo.Context) error {
 	return created(c, replayed, "/v1/kitty", b)
 }
 
+// listKittyBookings lists the club's kitty bookings by id, a page at a time.
+func (s *Server) listKittyBookings(c echo.Context) error {
+	return listPage(c, "bookings", func(p ledger.Page) ([]ledger.KittyBooking, error) {
+		return s.svc.ListKittyBookings(c.Request().Context(), actorOf(c), p)
+	}, func(b ledger.KittyBooking) int64 { return b.ID })
+}
+
 // defaultTransfersPage is how many transfers a page lists unless asked.
 const defaultTransfersPage = 100
 
@@ -80,10 +87,11 @@ func (s *Server) listTransfers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var next *int64
-	if len(list) == f.Page.Limit {
-		next = &list[len(list)-1].ID
+	var last int64
+	if len(list) > 0 {
+		last = list[len(list)-1].ID
 	}
+	next := linkNext(c, len(list) == f.Page.Limit, last)
 	return writeJSON(c, http.StatusOK, map[string]any{"transfers": list, "next_after": next})
 }
 

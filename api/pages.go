@@ -2,10 +2,13 @@ package api
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/stichbuch/stichbuch/ledger"
 )
 
 // linkNext sets the Link header of a full page: the same request asking
@@ -31,4 +34,31 @@ func pageParams(c echo.Context, def int64) (after int64, limit int, err error) {
 	}
 	n, err := queryInt(c, "limit", def)
 	return after, int(n), err
+}
+
+// defaultPage is how many items a page of players, tables, keys,
+// tournaments or kitty bookings lists unless asked (the contract's
+// default; its maximum is 500).
+const defaultPage = 100
+
+// listPage answers a list a page at a time: it reads after and limit,
+// asks list for the page, and writes the items under name with the
+// cursor of the next page (next_after and a Link header) when the page is
+// full. id is an item's cursor.
+func listPage[T any](c echo.Context, name string, list func(ledger.Page) ([]T, error), id func(T) int64) error {
+	after, limit, err := pageParams(c, defaultPage)
+	if err != nil {
+		return err
+	}
+	p := ledger.Page{After: after, Limit: limit}
+	items, err := list(p)
+	if err != nil {
+		return err
+	}
+	var last int64
+	if len(items) > 0 {
+		last = id(items[len(items)-1])
+	}
+	next := linkNext(c, len(items) == p.Limit, last)
+	return writeJSON(c, http.StatusOK, map[string]any{name: nonNil(items), "next_after": next})
 }

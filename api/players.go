@@ -9,12 +9,11 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
+// listPlayers lists the club's players by name, a page at a time.
 func (s *Server) listPlayers(c echo.Context) error {
-	players, err := s.svc.ListPlayers(c.Request().Context(), actorOf(c))
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, map[string]any{"players": nonNil(players)})
+	return listPage(c, "players", func(p ledger.Page) ([]ledger.Player, error) {
+		return s.svc.ListPlayers(c.Request().Context(), actorOf(c), p)
+	}, func(p ledger.Player) int64 { return p.ID })
 }
 
 func (s *Server) createPlayer(c echo.Context) error {

@@ -169,6 +169,7 @@ func (s *Server) routes() {
 	v1.POST("/transfers/:transferID/paid", s.markTransferPaid, g(scorer, club))
 	v1.GET("/players/:playerID/balance", s.playerBalance, g(reader, club))
 	v1.GET("/kitty", s.getKitty, g(reader, club))
+	v1.GET("/kitty/bookings", s.listKittyBookings, g(reader, club))
 	v1.POST("/kitty/bookings", s.bookKitty, g(admin, club))
 	v1.GET("/stats/players/:playerID", s.playerStats, g(reader, club))
 	v1.GET("/stats/players/:playerID/partners", s.partnerStats, g(reader, club))

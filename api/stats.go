@@ -98,7 +98,8 @@ func (s *Server) leaderboard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	lb, err := s.svc.Leaderboard(c.Request().Context(), actorOf(c), by, f, int(min(minHands, 1<<31-1)), int(limit))
+	q := ledger.LeaderboardQuery{By: by, Filter: f, MinHands: int(min(minHands, 1<<31-1)), Limit: int(limit), Mix: c.QueryParam("mix") == "true"}
+	lb, err := s.svc.Leaderboard(c.Request().Context(), actorOf(c), q)
 	if err != nil {
 		return err
 	}

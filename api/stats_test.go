@@ -142,7 +142,7 @@ func TestPartnersLeaderboardAndSeriesThroughTheAPI(t *testing.T) {
 	}
 	c.e.must(422, "GET", c.want("/v1/stats/players/P2/versus/P2"), c.e.admin, nil)
 
-	lb := c.get("/v1/stats/leaderboard", "by", "win_rate", "min_hands", "5", "from", "2026-01-01", "to", "2026-12-31")
+	lb := c.get("/v1/stats/leaderboard", "by", "win_rate", "min_hands", "5", "from", "2026-01-01", "to", "2026-12-31", "mix", "true")
 	var ranks []string
 	for _, e := range lb["entries"].([]any) {
 		m := e.(map[string]any)
@@ -153,10 +153,10 @@ func TestPartnersLeaderboardAndSeriesThroughTheAPI(t *testing.T) {
 	if strings.Join(ranks, ", ") != "1 Anna 4/7, 1 Bernd 4/7, 3 Clara 3/7, 4 Dieter 2/7" {
 		t.Errorf("win rate leaderboard: %s", strings.Join(ranks, ", "))
 	}
-	if lb["min_hands"] != 5.0 || lb["by"] != "win_rate" {
-		t.Errorf("leaderboard header %v %v", lb["by"], lb["min_hands"])
+	if lb["min_hands"] != 5.0 || lb["by"] != "win_rate" || lb["mix"] != true {
+		t.Errorf("leaderboard header %v %v %v", lb["by"], lb["min_hands"], lb["mix"])
 	}
-	money := c.get("/v1/stats/leaderboard", "by", "money", "limit", "1")["entries"].([]any)
+	money := c.get("/v1/stats/leaderboard", "by", "money", "limit", "1", "mix", "true")["entries"].([]any)
 	if len(money) != 1 || money[0].(map[string]any)["name"] != "Anna" {
 		t.Errorf("the richest: %v", money)
 	}
@@ -176,6 +176,43 @@ func TestPartnersLeaderboardAndSeriesThroughTheAPI(t *testing.T) {
 		t.Errorf("P1's Doppelkopf series: %s", strings.Join(pts, ", "))
 	}
 	c.e.must(422, "GET", "/v1/stats/series?player=abc", c.e.admin, nil)
+}
+
+// TestTheLeaderboardRanksOneGame: without game, a period of Doppelkopf
+// and Schwarze Dame is refused naming game; one game, a table, a period of
+// one game or mix=true are ranked.
+func TestTheLeaderboardRanksOneGame(t *testing.T) {
+	c := newStatsClub(t)
+	for _, path := range []string{"/v1/stats/leaderboard", "/v1/stats/leaderboard?from=2026-03-01&to=2026-04-30", "/v1/stats/leaderboard?mix=false"} {
+		p := c.e.must(422, "GET", path, c.e.admin, nil)
+		if p["field"] != "game" || !strings.Contains(p["detail"].(string), "mix=true") || !strings.Contains(p["detail"].(string), "doppelkopf, schwarze_dame") {
+			t.Errorf("%s: %v", path, p)
+		}
+	}
+	points := func(query string) string {
+		t.Helper()
+		lb := c.e.must(200, "GET", "/v1/stats/leaderboard?"+query, c.e.admin, nil)
+		var out []string
+		for _, e := range lb["entries"].([]any) {
+			m := e.(map[string]any)
+			out = append(out, fmt.Sprintf("%s %s", m["name"], m["points"]))
+		}
+		return strings.Join(out, ", ")
+	}
+	dame := points("game=schwarze_dame")
+	for query, want := range map[string]string{
+		"game=schwarze_dame":          dame,
+		fmt.Sprintf("table=%d", c.sd): dame,
+		"from=2026-04-01":             dame,
+		"game=doppelkopf":             points("to=2026-03-31"),
+	} {
+		if got := points(query); got != want || got == "" {
+			t.Errorf("%s: %q, want %q", query, got, want)
+		}
+	}
+	if mixed := points("mix=true"); mixed == dame || mixed == points("game=doppelkopf") {
+		t.Errorf("mix=true ranks one game: %s", mixed)
+	}
 }
 
 func TestStatsOfAnotherClubAreNotFound(t *testing.T) {

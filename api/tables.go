@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 
@@ -11,12 +10,11 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
+// listTables lists the club's tables by name, a page at a time.
 func (s *Server) listTables(c echo.Context) error {
-	tables, err := s.svc.ListTables(c.Request().Context(), actorOf(c))
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, map[string]any{"tables": nonNil(tables)})
+	return listPage(c, "tables", func(p ledger.Page) ([]ledger.Table, error) {
+		return s.svc.ListTables(c.Request().Context(), actorOf(c), p)
+	}, func(t ledger.Table) int64 { return t.ID })
 }
 
 func (s *Server) createTable(c echo.Context) error {

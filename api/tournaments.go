@@ -22,12 +22,12 @@ func (s *Server) tournamentRoutes(v1 *echo.Group, read, score echo.MiddlewareFun
 	v1.GET("/tournaments/:tournamentID/spielliste", s.spielliste, read)
 }
 
+// listTournaments lists the club's tournaments, newest first, a page at a
+// time.
 func (s *Server) listTournaments(c echo.Context) error {
-	list, err := s.svc.ListTournaments(c.Request().Context(), actorOf(c))
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, map[string]any{"tournaments": nonNil(list)})
+	return listPage(c, "tournaments", func(p ledger.Page) ([]ledger.Tournament, error) {
+		return s.svc.ListTournaments(c.Request().Context(), actorOf(c), p)
+	}, func(t ledger.Tournament) int64 { return t.ID })
 }
 
 func (s *Server) createTournament(c echo.Context) error {

@@ -277,7 +277,7 @@ func keyToChange(ctx context.Context, tx KeyTx, keyID int64, rotate bool) (APIKe
 // FindKey returns one of the club's keys, revoked or not; ENOTFOUND for
 // a key of another club.
 func (s *Service) FindKey(ctx context.Context, a Actor, id int64) (APIKey, error) {
-	keys, err := s.Clubs.ListKeys(ctx, a.ClubID)
+	keys, err := s.Clubs.ListKeys(ctx, a.ClubID, Page{})
 	if err != nil {
 		return APIKey{}, err
 	}
@@ -289,7 +289,15 @@ func (s *Service) FindKey(ctx context.Context, a Actor, id int64) (APIKey, error
 	return APIKey{}, Errorf(ENOTFOUND, "no API key %d in this club", id)
 }
 
-// ListKeys returns the club's keys, revoked ones included, oldest first.
-func (s *Service) ListKeys(ctx context.Context, a Actor) ([]APIKey, error) {
-	return s.Clubs.ListKeys(ctx, a.ClubID)
+// ListKeys returns a page of the club's keys, revoked ones included,
+// oldest first: those after the key p.After.
+func (s *Service) ListKeys(ctx context.Context, a Actor, p Page) ([]APIKey, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	list, err := s.Clubs.ListKeys(ctx, a.ClubID, p)
+	if list == nil {
+		list = []APIKey{}
+	}
+	return list, err
 }

@@ -334,7 +334,7 @@ func TestSessionsAndNames(t *testing.T) {
 func TestKeysAndKitty(t *testing.T) {
 	c := newClub(t)
 	ctx := context.Background()
-	keys, err := c.svc.ListKeys(ctx, c.admin)
+	keys, err := c.svc.ListKeys(ctx, c.admin, ledger.Page{})
 	c.must(err)
 	rotated, secret, err := c.svc.RotateKey(ctx, c.admin, c.scorer.KeyID)
 	c.must(err)
@@ -344,7 +344,7 @@ func TestKeysAndKitty(t *testing.T) {
 	if _, err := c.svc.Authenticate(ctx, secret); err != nil {
 		t.Errorf("the successor's secret: %v", err)
 	}
-	after, err := c.svc.ListKeys(ctx, c.admin)
+	after, err := c.svc.ListKeys(ctx, c.admin, ledger.Page{})
 	c.must(err)
 	if len(after) != len(keys)+1 || after[1].RevokedAt == nil {
 		t.Errorf("after rotating: %+v", after)
@@ -477,7 +477,7 @@ func TestKeyRulesKeepTheClubManageable(t *testing.T) {
 	wantCode(t, "rotating the last admin key", err, ledger.ECONFLICT)
 	_, err = c.svc.RevokeKey(ctx, c.admin, 999_999)
 	wantCode(t, "an unknown key", err, ledger.ENOTFOUND)
-	keys, err := c.svc.ListKeys(ctx, c.admin)
+	keys, err := c.svc.ListKeys(ctx, c.admin, ledger.Page{})
 	c.must(err)
 	if len(keys) != 2 {
 		t.Fatalf("refused key changes left %d keys, want 2", len(keys))

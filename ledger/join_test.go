@@ -70,9 +70,12 @@ func TestJoinFlow(t *testing.T) {
 	if err := c.svc.Reach(ctx, c.admin, ledger.ScopeClub, 0); err != nil {
 		t.Errorf("a club key reaches the club: %v", err)
 	}
-	tables, err := c.svc.ListTables(ctx, a)
+	tables, err := c.svc.ListTables(ctx, a, ledger.Page{Limit: 2})
 	c.must(err)
 	if len(tables) != 1 || tables[0].ID != c.table.ID {
 		t.Errorf("a table key lists %d tables", len(tables))
+	}
+	if more, err := c.svc.ListTables(ctx, a, ledger.Page{After: c.table.ID, Limit: 2}); err != nil || len(more) != 0 {
+		t.Errorf("a table key's page after its table: %v, %d tables", err, len(more))
 	}
 }

@@ -70,7 +70,7 @@ func (s *Service) KeyActive(ctx context.Context, a Actor) (bool, error) {
 	now := s.now()
 	_, known := c.active[a.KeyID] // a key made since the last read (on another instance) is read too
 	if !known || c.loaded.IsZero() || now.Sub(c.loaded) >= s.keys.ttl || now.Before(c.loaded) {
-		keys, err := s.Clubs.ListKeys(ctx, a.ClubID)
+		keys, err := s.Clubs.ListKeys(ctx, a.ClubID, Page{})
 		if err != nil && c.active == nil {
 			return false, err
 		}

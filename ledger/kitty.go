@@ -51,6 +51,19 @@ type KittyBooking struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
+// ListKittyBookings returns a page of the club's kitty bookings by id:
+// those after the booking p.After.
+func (s *Service) ListKittyBookings(ctx context.Context, a Actor, p Page) ([]KittyBooking, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	list, err := s.Money.ListKittyBookings(ctx, a.ClubID, p)
+	if list == nil {
+		list = []KittyBooking{}
+	}
+	return list, err
+}
+
 // Kitty returns the club's kitty.
 func (s *Service) Kitty(ctx context.Context, a Actor) (Kitty, error) {
 	cash, receivable, err := s.Money.KittyMovements(ctx, a.ClubID)

@@ -248,8 +248,23 @@ type Actor struct {
 	TableID int64
 }
 
-// Page asks for a slice of a list: items after a cursor, at most Limit.
+// Page asks for a slice of a list: items after a cursor (the id of the
+// last item seen, 0 for the first page), at most Limit (0: every item).
 type Page struct {
 	After int64
 	Limit int
+}
+
+// MaxPageLimit is the most items one page of a list holds.
+const MaxPageLimit = 1000
+
+// Check refuses a negative cursor and a limit beyond 0..MaxPageLimit.
+func (p Page) Check() error {
+	if p.After < 0 {
+		return Invalid("after", "must be 0 or the id of an item seen, got %d", p.After)
+	}
+	if p.Limit < 0 || p.Limit > MaxPageLimit {
+		return Invalid("limit", "must be from 1 to %d, got %d", MaxPageLimit, p.Limit)
+	}
+	return nil
 }

@@ -15,7 +15,7 @@ type Names map[int64]string
 
 // names loads the names of the club's players, in one query per request.
 func (s *Service) names(ctx context.Context, clubID int64) (Names, error) {
-	players, err := s.Players.ListPlayers(ctx, clubID)
+	players, err := s.Players.ListPlayers(ctx, clubID, Page{})
 	if err != nil {
 		return nil, err
 	}

@@ -32,9 +32,17 @@ func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *
 	return p, replayed, err
 }
 
-// ListPlayers returns the club's players by name.
-func (s *Service) ListPlayers(ctx context.Context, a Actor) ([]Player, error) {
-	return s.Players.ListPlayers(ctx, a.ClubID)
+// ListPlayers returns a page of the club's players by name: those after
+// the player p.After.
+func (s *Service) ListPlayers(ctx context.Context, a Actor, p Page) ([]Player, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	list, err := s.Players.ListPlayers(ctx, a.ClubID, p)
+	if list == nil {
+		list = []Player{}
+	}
+	return list, err
 }
 
 // FindPlayer returns a player of the actor's club.

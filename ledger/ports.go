@@ -22,12 +22,16 @@ type ClubStore interface {
 	FindClub(ctx context.Context, clubID int64) (Club, error)
 	// FindKey returns a key with its secret's hash, revoked or not.
 	FindKey(ctx context.Context, clubID, keyID int64) (StoredKey, error)
-	ListKeys(ctx context.Context, clubID int64) ([]APIKey, error)
+	// ListKeys returns a page of the club's keys by id (every one when
+	// p.Limit is 0).
+	ListKeys(ctx context.Context, clubID int64, p Page) ([]APIKey, error)
 }
 
 // PlayerStore holds a club's players.
 type PlayerStore interface {
-	ListPlayers(ctx context.Context, clubID int64) ([]Player, error)
+	// ListPlayers returns a page of the club's players by name, then id:
+	// those after the player p.After (every one when p.Limit is 0).
+	ListPlayers(ctx context.Context, clubID int64, p Page) ([]Player, error)
 	FindPlayer(ctx context.Context, clubID, id int64) (Player, error)
 }
 
@@ -35,7 +39,9 @@ type PlayerStore interface {
 // totals of both.
 type TableStore interface {
 	FindTable(ctx context.Context, clubID, id int64) (Table, error)
-	ListTables(ctx context.Context, clubID int64) ([]Table, error)
+	// ListTables returns a page of the club's tables by name, then id:
+	// those after the table p.After (every one when p.Limit is 0).
+	ListTables(ctx context.Context, clubID int64, p Page) ([]Table, error)
 	// TableStandings and SessionStandings are the running totals per
 	// player, unordered.
 	TableStandings(ctx context.Context, clubID, tableID int64) ([]Standing, error)
@@ -107,6 +113,8 @@ type MoneyStore interface {
 	// transfers with the kitty of current settlement versions (oldest
 	// first); money into the kitty is positive.
 	KittyMovements(ctx context.Context, clubID int64) (cash, receivable []KittyMovement, err error)
+	// ListKittyBookings returns a page of the club's kitty bookings by id.
+	ListKittyBookings(ctx context.Context, clubID int64, p Page) ([]KittyBooking, error)
 }
 
 // FeedStore holds a club's change feed.
@@ -133,6 +141,9 @@ type StatsStore interface {
 	// ClubRecords reads every player's sums over the filter (per player and
 	// denominator), and every open evening's hand rows.
 	LeaderboardRecords(ctx context.Context, clubID int64, f StatsFilter) ([]PointSum, map[int64]int64, []StatRow, error)
+	// GamesIn returns the games of the sessions in the filter, settled or
+	// open, that have hands, by name.
+	GamesIn(ctx context.Context, clubID int64, f StatsFilter) ([]string, error)
 	// SeriesRecords reads each player's points per date and denominator
 	// (of players, or of everyone when empty), and the open evenings' rows.
 	SeriesRecords(ctx context.Context, clubID int64, players []int64, f StatsFilter) ([]PointSum, []StatRow, error)

@@ -213,6 +213,7 @@ type Leaderboard struct {
 	By       LeaderboardOrder   `json:"by"`
 	Filter   StatsFilter        `json:"filter"`
 	MinHands int                `json:"min_hands"`
+	Mix      bool               `json:"mix"` // the points of different games added together
 	Entries  []LeaderboardEntry `json:"entries"`
 }
 

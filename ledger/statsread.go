@@ -265,14 +265,31 @@ func (s *Service) HeadToHead(ctx context.Context, a Actor, playerID, otherID int
 	return h, nil
 }
 
-// Leaderboard ranks the club's players over the filter by one order.
-// minHands leaves out players with fewer hands played; limit cuts the list.
-func (s *Service) Leaderboard(ctx context.Context, a Actor, by LeaderboardOrder, f StatsFilter, minHands, limit int) (Leaderboard, error) {
-	lb := Leaderboard{By: by, Filter: f, MinHands: minHands, Entries: []LeaderboardEntry{}}
+// LeaderboardQuery asks for a leaderboard: the players over Filter ranked
+// By one order, those with fewer than MinHands hands left out, at most
+// Limit of them (0: all). Points of different games are added together
+// only when Mix says so.
+type LeaderboardQuery struct {
+	By       LeaderboardOrder
+	Filter   StatsFilter
+	MinHands int
+	Limit    int
+	Mix      bool
+}
+
+// Leaderboard ranks the club's players over the filter by one order, in
+// one game: a filter without a game whose period holds more than one game
+// is refused naming game, unless the query mixes them.
+func (s *Service) Leaderboard(ctx context.Context, a Actor, q LeaderboardQuery) (Leaderboard, error) {
+	by, f, minHands, limit := q.By, q.Filter, q.MinHands, q.Limit
+	lb := Leaderboard{By: by, Filter: f, MinHands: minHands, Mix: q.Mix, Entries: []LeaderboardEntry{}}
 	if err := by.Validate(); err != nil {
 		return lb, err
 	}
 	if err := s.checkFilter(ctx, a, f); err != nil {
+		return lb, err
+	}
+	if err := s.oneGame(ctx, a, q); err != nil {
 		return lb, err
 	}
 	sums, money, live, err := s.Stats.LeaderboardRecords(ctx, a.ClubID, f)
@@ -324,6 +341,21 @@ func (s *Service) Leaderboard(ctx context.Context, a Actor, by LeaderboardOrder,
 		lb.Entries = lb.Entries[:limit]
 	}
 	return lb, nil
+}
+
+// oneGame refuses a leaderboard that would add up points of different
+// games without being asked to mix them: points of one game say nothing
+// about points of another.
+func (s *Service) oneGame(ctx context.Context, a Actor, q LeaderboardQuery) error {
+	if q.Mix || q.Filter.Game != "" {
+		return nil
+	}
+	games, err := s.Stats.GamesIn(ctx, a.ClubID, q.Filter)
+	if err != nil || len(games) <= 1 {
+		return err
+	}
+	return Invalid("game", "the period holds %d games (%s) whose points do not add up: pass game to rank one of them, or mix=true to add them together",
+		len(games), strings.Join(games, ", "))
 }
 
 // PointsSeries returns each player's points by session date with the

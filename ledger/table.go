@@ -113,16 +113,16 @@ func SortStandings(list []Standing) []Standing {
 	return list
 }
 
-// ListTables returns the club's tables by name (a table key's own table
-// alone), each with its open session and its next hand, texts with the
-// players' names.
-func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
-	list, err := s.Tables.ListTables(ctx, a.ClubID)
+// ListTables returns a page of the club's tables by name (those after the
+// table p.After; a table key's own table alone, on the first page), each
+// with its open session and its next hand, texts with the players' names.
+func (s *Service) ListTables(ctx context.Context, a Actor, p Page) ([]Table, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	list, err := s.tablesOf(ctx, a, p)
 	if err != nil {
 		return list, err
-	}
-	if a.TableID != 0 {
-		list = slices.DeleteFunc(list, func(t Table) bool { return t.ID != a.TableID })
 	}
 	open, err := s.openSessions(ctx, a.ClubID, 0)
 	if err != nil {
@@ -138,6 +138,19 @@ func (s *Service) ListTables(ctx context.Context, a Actor) ([]Table, error) {
 		}
 	}
 	return list, nil
+}
+
+// tablesOf reads a page of the tables the actor reaches: the club's, or a
+// table key's own table, which is the whole of its list.
+func (s *Service) tablesOf(ctx context.Context, a Actor, p Page) ([]Table, error) {
+	if a.TableID == 0 {
+		return s.Tables.ListTables(ctx, a.ClubID, p)
+	}
+	if p.After != 0 {
+		return []Table{}, nil
+	}
+	t, err := s.Tables.FindTable(ctx, a.ClubID, a.TableID)
+	return []Table{t}, err
 }
 
 // TableSettings are what UpdateTable may change, by their names in the

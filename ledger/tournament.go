@@ -142,8 +142,9 @@ type TournamentStore interface {
 	// SessionRound returns the tournament round of a session; found is
 	// false for a session of no tournament.
 	SessionRound(ctx context.Context, clubID, sessionID int64) (r SessionRound, found bool, err error)
-	// ListTournaments returns the club's tournaments, newest first.
-	ListTournaments(ctx context.Context, clubID int64) ([]Tournament, error)
+	// ListTournaments returns a page of the club's tournaments, newest
+	// first: those older than p.After when it is not 0.
+	ListTournaments(ctx context.Context, clubID int64, p Page) ([]Tournament, error)
 }
 
 // TournamentTx holds a club's tournaments in a write flow.

@@ -117,9 +117,13 @@ func (s *Service) FindTournament(ctx context.Context, a Actor, id int64) (Tourna
 	return tr, nil
 }
 
-// ListTournaments returns the club's tournaments, newest first.
-func (s *Service) ListTournaments(ctx context.Context, a Actor) ([]Tournament, error) {
-	list, err := s.Tournaments.ListTournaments(ctx, a.ClubID)
+// ListTournaments returns a page of the club's tournaments, newest first:
+// those older than the tournament p.After when it is not 0.
+func (s *Service) ListTournaments(ctx context.Context, a Actor, p Page) ([]Tournament, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	list, err := s.Tournaments.ListTournaments(ctx, a.ClubID, p)
 	if list == nil {
 		list = []Tournament{}
 	}

@@ -2,8 +2,8 @@
 // openapi-typescript's types (schema.d.ts, generated beside a copy of this
 // file by TestTypeScriptClient) and openapi-fetch. tsc type-checks every
 // path, parameter, body and answer against the contract; the run records
-// a Doppelkopf hand with typed facts and reads the table's typed state.
-// Usage: node client.js URL KEY.
+// a Doppelkopf hand with typed facts, reads the table's typed state and
+// scores a draft hand from it. Usage: node client.js URL KEY.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
@@ -39,7 +39,17 @@ async function main(url: string, key: string): Promise<void> {
   if (!("game" in hand.facts) || hand.facts.game !== "normal") {
     throw new Error(`the recorded hand's facts are not Doppelkopf facts: ${JSON.stringify(hand.facts)}`);
   }
-  print("after", await tableState(api, table));
+  const after = await tableState(api, table);
+  print("after", after);
+
+  // The stateless score endpoint takes the typed state the table gave.
+  const draftFacts: DoppelkopfFacts = { game: "normal", re: { players: [seating[0]!, seating[2]!], augen: 130 } };
+  const d = await api.POST("/v1/games/doppelkopf/score", { body: { players: seating, state: after, facts: draftFacts } });
+  const draft = must(d.data, d.response, 200);
+  if (!isDoppelkopf(draft.state)) {
+    throw new Error(`the draft's state is not a Doppelkopf state: ${JSON.stringify(draft.state)}`);
+  }
+  print("draft", draft.state);
 }
 
 // tableState reads a table's state as a Doppelkopf state.

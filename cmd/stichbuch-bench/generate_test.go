@@ -115,7 +115,7 @@ func (m *memLedger) RecordHand(ctx context.Context, a ledger.Actor, nh ledger.Ne
 // tables returns the generated club's tables by id.
 func (m *memLedger) tables(t *testing.T) map[int64]ledger.Table {
 	t.Helper()
-	list, err := m.ListTables(context.Background(), m.actor)
+	list, err := m.ListTables(context.Background(), m.actor, ledger.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}

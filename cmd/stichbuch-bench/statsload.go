@@ -99,7 +99,7 @@ func (c *loadClient) statsRun(ctx context.Context, o loadOptions) (*statsResult,
 			return fmt.Sprintf("/v1/stats/players/%d", players[i%len(players)])
 		}},
 		{Name: "one-year leaderboard", firstPass: len(orders), path: func(i int) string {
-			return "/v1/stats/leaderboard?by=" + orders[i%len(orders)] + year
+			return "/v1/stats/leaderboard?mix=true&by=" + orders[i%len(orders)] + year
 		}},
 		{Name: "partner table", firstPass: len(players), path: func(i int) string {
 			return fmt.Sprintf("/v1/stats/players/%d/partners", players[i%len(players)])

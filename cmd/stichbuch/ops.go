@@ -78,7 +78,7 @@ func key(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	switch action {
 	case "list":
-		keys, err := store.ListKeys(ctx, operator)
+		keys, err := store.ListKeys(ctx, operator, ledger.Page{})
 		if err != nil {
 			return err
 		}

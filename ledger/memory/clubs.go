@@ -52,17 +52,17 @@ func (s *Store) FindKey(_ context.Context, clubID, keyID int64) (ledger.StoredKe
 	})
 }
 
-// ListKeys returns the club's keys, oldest first.
-func (s *Store) ListKeys(_ context.Context, clubID int64) ([]ledger.APIKey, error) {
+// ListKeys returns a page of the club's keys, oldest first.
+func (s *Store) ListKeys(_ context.Context, clubID int64, p ledger.Page) ([]ledger.APIKey, error) {
 	return read(s, func(d *data) ([]ledger.APIKey, error) {
 		var out []ledger.APIKey
 		for _, k := range d.keys {
-			if k.ClubID == clubID {
+			if k.ClubID == clubID && k.ID > p.After {
 				out = append(out, k.APIKey)
 			}
 		}
 		slices.SortFunc(out, func(a, b ledger.APIKey) int { return cmp.Compare(a.ID, b.ID) })
-		return out, nil
+		return limited(out, p.Limit), nil
 	})
 }
 
@@ -99,18 +99,44 @@ func (t *tx) RevokeKey(_ context.Context, keyID int64, at time.Time) (ledger.API
 	return k.APIKey, nil
 }
 
-// ListPlayers returns the club's players by name.
-func (s *Store) ListPlayers(_ context.Context, clubID int64) ([]ledger.Player, error) {
+// ListPlayers returns a page of the club's players by name, then id.
+func (s *Store) ListPlayers(_ context.Context, clubID int64, p ledger.Page) ([]ledger.Player, error) {
 	return read(s, func(d *data) ([]ledger.Player, error) {
 		var out []ledger.Player
-		for _, p := range d.players {
-			if p.club == clubID {
-				out = append(out, p.Player)
+		for _, pl := range d.players {
+			if pl.club == clubID {
+				out = append(out, pl.Player)
 			}
 		}
-		slices.SortFunc(out, func(a, b ledger.Player) int { return cmp.Compare(a.Name, b.Name) })
-		return out, nil
+		return byNamePage(out, p, func(pl ledger.Player) (string, int64) { return pl.Name, pl.ID }), nil
 	})
+}
+
+// byNamePage sorts items by name, then id, and returns the page of those
+// after the item whose id is p.After (none when no item has it).
+func byNamePage[T any](items []T, p ledger.Page, key func(T) (string, int64)) []T {
+	order := func(a, b T) int {
+		an, ai := key(a)
+		bn, bi := key(b)
+		return cmp.Or(cmp.Compare(an, bn), cmp.Compare(ai, bi))
+	}
+	slices.SortFunc(items, order)
+	if p.After != 0 {
+		i := slices.IndexFunc(items, func(it T) bool { _, id := key(it); return id == p.After })
+		if i < 0 {
+			return nil
+		}
+		items = items[i+1:]
+	}
+	return limited(items, p.Limit)
+}
+
+// limited cuts items to at most limit (every one when limit is 0).
+func limited[T any](items []T, limit int) []T {
+	if limit > 0 && len(items) > limit {
+		return items[:limit]
+	}
+	return items
 }
 
 // FindPlayer returns a player of the club.

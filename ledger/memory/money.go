@@ -185,6 +185,20 @@ func (s *Store) KittyMovements(_ context.Context, clubID int64) ([]ledger.KittyM
 	return r.cash, r.receivable, err
 }
 
+// ListKittyBookings returns a page of the club's kitty bookings by id.
+func (s *Store) ListKittyBookings(_ context.Context, clubID int64, p ledger.Page) ([]ledger.KittyBooking, error) {
+	return read(s, func(d *data) ([]ledger.KittyBooking, error) {
+		var out []ledger.KittyBooking
+		for _, b := range d.kitty {
+			if b.club == clubID && b.ID > p.After {
+				out = append(out, b.KittyBooking)
+			}
+		}
+		slices.SortFunc(out, func(a, b ledger.KittyBooking) int { return cmp.Compare(a.ID, b.ID) })
+		return limited(out, p.Limit), nil
+	})
+}
+
 // InsertKittyBooking stores a kitty booking.
 func (t *tx) InsertKittyBooking(_ context.Context, nb ledger.NewKittyBooking) (ledger.KittyBooking, error) {
 	b := ledger.KittyBooking{ID: t.next(), Cents: nb.Cents, Kind: nb.Kind, Note: nb.Note, SessionID: nb.SessionID, CreatedAt: t.now}

@@ -181,6 +181,26 @@ func (s *Store) LeaderboardRecords(_ context.Context, clubID int64, f ledger.Sta
 	return r.sums, r.money, r.live, err
 }
 
+// GamesIn returns the games of the settled and open sessions in the filter
+// that have hands, by name.
+func (s *Store) GamesIn(_ context.Context, clubID int64, f ledger.StatsFilter) ([]string, error) {
+	return read(s, func(d *data) ([]string, error) {
+		var games []string
+		d.settled(clubID, f, func(r ledger.Rollup) {
+			for _, x := range r.Sessions {
+				if x.Hands > 0 {
+					games = append(games, x.Game)
+				}
+			}
+		})
+		for _, r := range d.live(clubID, 0, f) {
+			games = append(games, r.Game)
+		}
+		slices.Sort(games)
+		return slices.Compact(games), nil
+	})
+}
+
 // SeriesRecords reads the players' points per date and the live rows.
 func (s *Store) SeriesRecords(_ context.Context, clubID int64, players []int64, f ledger.StatsFilter) ([]ledger.PointSum, []ledger.StatRow, error) {
 	type result struct {

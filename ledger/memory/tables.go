@@ -37,8 +37,8 @@ func (d *data) table(clubID, id int64) (ledger.Table, error) {
 	return tb.Table, nil
 }
 
-// ListTables returns the club's tables by name.
-func (s *Store) ListTables(_ context.Context, clubID int64) ([]ledger.Table, error) {
+// ListTables returns a page of the club's tables by name, then id.
+func (s *Store) ListTables(_ context.Context, clubID int64, p ledger.Page) ([]ledger.Table, error) {
 	return read(s, func(d *data) ([]ledger.Table, error) {
 		var out []ledger.Table
 		for _, tb := range d.tables {
@@ -46,8 +46,7 @@ func (s *Store) ListTables(_ context.Context, clubID int64) ([]ledger.Table, err
 				out = append(out, tb.Table)
 			}
 		}
-		slices.SortFunc(out, func(a, b ledger.Table) int { return cmp.Compare(a.Name, b.Name) })
-		return out, nil
+		return byNamePage(out, p, func(t ledger.Table) (string, int64) { return t.Name, t.ID }), nil
 	})
 }
 

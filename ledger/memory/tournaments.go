@@ -19,18 +19,18 @@ func (s *Store) FindTournament(_ context.Context, clubID, id int64) (ledger.Tour
 	return read(s, func(d *data) (ledger.Tournament, error) { return d.tournament(clubID, id) })
 }
 
-// ListTournaments returns the club's tournaments, newest first.
-func (s *Store) ListTournaments(_ context.Context, clubID int64) ([]ledger.Tournament, error) {
+// ListTournaments returns a page of the club's tournaments, newest first.
+func (s *Store) ListTournaments(_ context.Context, clubID int64, p ledger.Page) ([]ledger.Tournament, error) {
 	return read(s, func(d *data) ([]ledger.Tournament, error) {
 		var out []ledger.Tournament
 		for id, tr := range d.tournaments {
-			if tr.club == clubID {
+			if tr.club == clubID && (p.After == 0 || id < p.After) {
 				t, _ := d.tournament(clubID, id)
 				out = append(out, t)
 			}
 		}
 		slices.SortFunc(out, func(a, b ledger.Tournament) int { return cmp.Compare(b.ID, a.ID) })
-		return out, nil
+		return limited(out, p.Limit), nil
 	})
 }
 

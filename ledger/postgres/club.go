@@ -54,9 +54,11 @@ func (s *Store) FindKey(ctx context.Context, clubID, keyID int64) (ledger.Stored
 	return k, notFound(err, "API key %d", keyID)
 }
 
-// ListKeys returns the club's keys, revoked ones included, oldest first.
-func (s *Store) ListKeys(ctx context.Context, clubID int64) ([]ledger.APIKey, error) {
-	rows, err := s.pool.Query(ctx, selectKey+` WHERE club_id = $1 ORDER BY key_id`, clubID)
+// ListKeys returns a page of the club's keys, revoked ones included,
+// oldest first.
+func (s *Store) ListKeys(ctx context.Context, clubID int64, p ledger.Page) ([]ledger.APIKey, error) {
+	rows, err := s.pool.Query(ctx, selectKey+` WHERE club_id = $1 AND key_id > $2 ORDER BY key_id LIMIT nullif($3, 0)`,
+		clubID, p.After, p.Limit)
 	if err != nil {
 		return nil, mapError(err)
 	}

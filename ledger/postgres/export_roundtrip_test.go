@@ -380,7 +380,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if admin.Role != ledger.RoleAdmin || admin.ClubID != src.club.ID {
 		t.Errorf("the import's admin key authenticates as %+v", admin)
 	}
-	keys, err := dst.ListKeys(ctx, admin)
+	keys, err := dst.ListKeys(ctx, admin, ledger.Page{})
 	must(t, err)
 	for _, k := range keys {
 		if (k.ID == admin.KeyID) != (k.RevokedAt == nil) {

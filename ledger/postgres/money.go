@@ -285,6 +285,17 @@ func (s *Store) KittyMovements(ctx context.Context, clubID int64) ([]ledger.Kitt
 	return cash, receivable, mapError(send(ctx, s.pool, b))
 }
 
+// ListKittyBookings returns a page of the club's kitty bookings by id.
+func (s *Store) ListKittyBookings(ctx context.Context, clubID int64, p ledger.Page) ([]ledger.KittyBooking, error) {
+	rows, err := s.pool.Query(ctx, selectKittyBooking+` WHERE club_id = $1 AND booking_id > $2 ORDER BY booking_id LIMIT nullif($3, 0)`,
+		clubID, p.After, p.Limit)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.KittyBooking, error) { return scanKittyBooking(r) })
+	return list, mapError(err)
+}
+
 // InsertKittyBooking stores a kitty booking.
 func (t *tx) InsertKittyBooking(ctx context.Context, nb ledger.NewKittyBooking) (ledger.KittyBooking, error) {
 	return scanKittyBooking(t.QueryRow(ctx, `

@@ -8,9 +8,13 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// ListPlayers returns the club's players by name.
-func (s *Store) ListPlayers(ctx context.Context, clubID int64) ([]ledger.Player, error) {
-	rows, err := s.pool.Query(ctx, selectPlayer+` WHERE club_id = $1 ORDER BY name`, clubID)
+// ListPlayers returns a page of the club's players by name, then id: those
+// after the player p.After (none when that is no player of the club).
+func (s *Store) ListPlayers(ctx context.Context, clubID int64, p ledger.Page) ([]ledger.Player, error) {
+	rows, err := s.pool.Query(ctx, selectPlayer+`
+		WHERE club_id = $1 AND ($2::bigint = 0 OR (name, player_id) > (
+			SELECT name, player_id FROM players WHERE club_id = $1 AND player_id = $2))
+		ORDER BY name, player_id LIMIT nullif($3, 0)`, clubID, p.After, p.Limit)
 	if err != nil {
 		return nil, mapError(err)
 	}

@@ -355,7 +355,7 @@ func TestLeaderboardsAndSeries(t *testing.T) {
 	year := ledger.StatsFilter{From: "2025-01-01", To: "2025-12-31"}
 	board := func(by ledger.LeaderboardOrder, minHands int) string {
 		t.Helper()
-		lb, err := w.store.Leaderboard(ctx, w.actor, by, year, minHands, 10)
+		lb, err := w.store.Leaderboard(ctx, w.actor, ledger.LeaderboardQuery{By: by, Filter: year, MinHands: minHands, Limit: 10, Mix: true})
 		must(t, err)
 		var parts []string
 		for _, e := range lb.Entries {
@@ -387,12 +387,12 @@ func TestLeaderboardsAndSeries(t *testing.T) {
 			t.Errorf("by %s (min %d):\n got %s\nwant %s", c.by, c.minHands, got, c.want)
 		}
 	}
-	lb, err := w.store.Leaderboard(ctx, w.actor, ledger.ByPoints, ledger.StatsFilter{Game: "schwarze_dame", TableID: w.t2, From: "2025-03-14", To: "2025-03-14"}, 0, 2)
+	lb, err := w.store.Leaderboard(ctx, w.actor, ledger.LeaderboardQuery{By: ledger.ByPoints, Filter: ledger.StatsFilter{Game: "schwarze_dame", TableID: w.t2, From: "2025-03-14", To: "2025-03-14"}, Limit: 2})
 	must(t, err)
 	if len(lb.Entries) != 2 || lb.Entries[0].Points.String() != "40" || lb.Entries[1].Points.String() != "6" || lb.Entries[0].Sessions != 1 {
 		t.Errorf("Schwarze Dame on the 14th, top 2: %+v", lb.Entries)
 	}
-	_, err = w.store.Leaderboard(ctx, w.actor, "luck", year, 0, 10)
+	_, err = w.store.Leaderboard(ctx, w.actor, ledger.LeaderboardQuery{By: "luck", Filter: year, Limit: 10, Mix: true})
 	assertCode(t, err, ledger.EINVALID)
 
 	series, err := w.store.PointsSeries(ctx, w.actor, w.ids("A E"), ledger.StatsFilter{})
@@ -462,12 +462,12 @@ func TestStatsNeverCrossClubs(t *testing.T) {
 	} {
 		assertCode(t, err, ledger.ENOTFOUND)
 	}
-	lb, err := w.store.Leaderboard(ctx, other, ledger.ByPoints, ledger.StatsFilter{}, 0, 50)
+	lb, err := w.store.Leaderboard(ctx, other, ledger.LeaderboardQuery{By: ledger.ByPoints, Limit: 50})
 	must(t, err)
 	if len(lb.Entries) != 4 || lb.Entries[0].Player != p.ID || lb.Entries[0].Points.String() != "100" {
 		t.Errorf("the other club's leaderboard: %+v", lb.Entries)
 	}
-	lb, err = w.store.Leaderboard(ctx, w.actor, ledger.ByPoints, ledger.StatsFilter{}, 0, 50)
+	lb, err = w.store.Leaderboard(ctx, w.actor, ledger.LeaderboardQuery{By: ledger.ByPoints, Limit: 50, Mix: true})
 	must(t, err)
 	for _, e := range lb.Entries {
 		if e.Player == p.ID || e.Player == q.ID {
@@ -629,7 +629,7 @@ func TestStatsFollowTheWritePath(t *testing.T) {
 	// Totals agree with the standings.
 	standings, err := f.store.TableStandings(ctx, f.actor, f.table.ID)
 	must(t, err)
-	lb, err := f.store.Leaderboard(ctx, f.actor, ledger.ByPoints, ledger.StatsFilter{}, 0, 10)
+	lb, err := f.store.Leaderboard(ctx, f.actor, ledger.LeaderboardQuery{By: ledger.ByPoints, Limit: 10})
 	must(t, err)
 	for i, s := range standings {
 		if e := lb.Entries[i]; e.Player != s.Player || e.Points.Cmp(s.Points) != 0 || e.Hands != s.Hands {

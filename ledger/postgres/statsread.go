@@ -191,6 +191,25 @@ func (s *Store) LeaderboardRecords(ctx context.Context, clubID int64, f ledger.S
 	return sums, money, live, mapError(send(ctx, s.pool, b))
 }
 
+// GamesIn returns the games of the settled and open sessions in the
+// filter that have hands, by name.
+func (s *Store) GamesIn(ctx context.Context, clubID int64, f ledger.StatsFilter) ([]string, error) {
+	args := []any{clubID}
+	settled := filterSQL(f, "", &args)
+	open := filterSQL(f, "o.", &args)
+	rows, err := s.pool.Query(ctx, `
+		SELECT game FROM stat_sessions WHERE club_id = $1 AND hands > 0`+settled+`
+		UNION
+		SELECT o.game FROM stat_open o WHERE o.club_id = $1`+open+` AND EXISTS (
+			SELECT 1 FROM stat_hands h WHERE h.club_id = o.club_id AND h.session_id = o.session_id)
+		ORDER BY 1`, args...)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	games, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	return games, mapError(err)
+}
+
 // SeriesRecords reads each player's points per date and denominator (of
 // players, or of everyone when empty), and the open evenings' rows.
 func (s *Store) SeriesRecords(ctx context.Context, clubID int64, players []int64, f ledger.StatsFilter) ([]ledger.PointSum, []ledger.StatRow, error) {

@@ -314,7 +314,7 @@ func TestClubsSeeNothingOfEachOther(t *testing.T) {
 	assertCode(t, err, ledger.ENOTFOUND)
 	_, _, err = f.store.OpenSession(ctx, other, f.table.ID, "", f.players, nil)
 	assertCode(t, err, ledger.ENOTFOUND)
-	players, err := f.store.ListPlayers(ctx, other)
+	players, err := f.store.ListPlayers(ctx, other, ledger.Page{})
 	must(t, err)
 	if len(players) != 0 {
 		t.Errorf("another club lists %d players, want 0", len(players))

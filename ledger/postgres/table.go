@@ -26,9 +26,13 @@ func findTable(ctx context.Context, q queryer, clubID, id int64) (ledger.Table, 
 	return t, notFound(err, "table %d", id)
 }
 
-// ListTables returns the club's tables by name.
-func (s *Store) ListTables(ctx context.Context, clubID int64) ([]ledger.Table, error) {
-	rows, err := s.pool.Query(ctx, selectTable+` WHERE club_id = $1 ORDER BY name`, clubID)
+// ListTables returns a page of the club's tables by name, then id: those
+// after the table p.After (none when that is no table of the club).
+func (s *Store) ListTables(ctx context.Context, clubID int64, p ledger.Page) ([]ledger.Table, error) {
+	rows, err := s.pool.Query(ctx, selectTable+`
+		WHERE club_id = $1 AND ($2::bigint = 0 OR (name, table_id) > (
+			SELECT name, table_id FROM tables WHERE club_id = $1 AND table_id = $2))
+		ORDER BY name, table_id LIMIT nullif($3, 0)`, clubID, p.After, p.Limit)
 	if err != nil {
 		return nil, mapError(err)
 	}

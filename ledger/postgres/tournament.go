@@ -16,9 +16,12 @@ func (s *Store) FindTournament(ctx context.Context, clubID, id int64) (ledger.To
 	return tr, mapError(err)
 }
 
-// ListTournaments returns the club's tournaments, newest first.
-func (s *Store) ListTournaments(ctx context.Context, clubID int64) ([]ledger.Tournament, error) {
-	rows, err := s.pool.Query(ctx, `SELECT tournament_id FROM tournaments WHERE club_id = $1 ORDER BY tournament_id DESC`, clubID)
+// ListTournaments returns a page of the club's tournaments, newest first:
+// those older than p.After when it is not 0.
+func (s *Store) ListTournaments(ctx context.Context, clubID int64, p ledger.Page) ([]ledger.Tournament, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT tournament_id FROM tournaments WHERE club_id = $1 AND ($2::bigint = 0 OR tournament_id < $2)
+		ORDER BY tournament_id DESC LIMIT nullif($3, 0)`, clubID, p.After, p.Limit)
 	if err != nil {
 		return nil, mapError(err)
 	}

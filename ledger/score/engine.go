@@ -56,6 +56,11 @@ type Engine interface {
 	// nothing; a seating, date or rule set the game refuses is a
 	// *Violation naming the field ("seated", "date.day", "rules").
 	Preview(h Hand) (json.RawMessage, error)
+	// Catalogue lists the game's presets and the options Rules accepts,
+	// each option with its type, allowed values, every preset's default
+	// (what Rules(preset, nil) yields) and a one-line description. It is
+	// derived from the engine's own option struct (CatalogueOf).
+	Catalogue() Catalogue
 }
 
 // Date is a calendar date (the session's date in the club's time zone).

@@ -127,20 +127,35 @@ var Presets = map[string]Rules{
 
 // Options are the overrides a table may set on a preset; every field is
 // optional.
+// Its tags describe it for the catalogue (score.CatalogueOf).
 type Options struct {
-	GegenDieAltenInSolo   *bool   `json:"gegen_die_alten_in_solo"`
-	SonderpunkteInSolo    *bool   `json:"sonderpunkte_in_solo"`
-	SoloVerloren          *bool   `json:"solo_verloren"`
-	Bock                  *bool   `json:"bock"`
-	BockRoundLength       *int    `json:"bock_round_length"`
-	BockTriggers          *string `json:"bock_triggers"`
-	Schweinchen           *bool   `json:"schweinchen"`
-	Armut                 *bool   `json:"armut"`
-	Schmeissen            *bool   `json:"schmeissen"`
-	RevokerPaysAlone      *bool   `json:"revoker_pays_alone"`
-	Nines                 *bool   `json:"nines"`
-	NoWinnerUnterGespielt *bool   `json:"no_winner_unter_gespielt"`
-	Turnier               *bool   `json:"turnier"`
+	GegenDieAltenInSolo   *bool   `json:"gegen_die_alten_in_solo" de:"Der Punkt „gegen die Alten“ zählt auch, wenn ein Solist verliert." en:"The \"gegen die Alten\" point also counts when a soloist loses."`
+	SonderpunkteInSolo    *bool   `json:"sonderpunkte_in_solo" de:"Doppelkopf, Fuchs und Karlchen zählen auch im Solo." en:"Doppelkopf, Fuchs and Karlchen also count in solos."`
+	SoloVerloren          *bool   `json:"solo_verloren" de:"Ein verlorenes Solo ist einen Punkt mehr wert." en:"A lost solo is worth one point more."`
+	Bock                  *bool   `json:"bock" de:"Bockrunden werden gespielt." en:"Bock rounds are played."`
+	BockRoundLength       *int    `json:"bock_round_length" min:"0" max:"100" de:"Bockspiele je Bockrunde; 0 heißt so viele, wie Spieler am Tisch sitzen." en:"Bock games per Bock round; 0 means as many as players are seated."`
+	BockTriggers          *string `json:"bock_triggers" enum:"each,one" de:"Eine Bockrunde je Auslöser (each) oder höchstens eine je Spiel (one)." en:"One Bock round per trigger (each) or at most one per hand (one)."`
+	Schweinchen           *bool   `json:"schweinchen" de:"Schweinchen dürfen angesagt werden." en:"A Schweinchen may be recorded."`
+	Armut                 *bool   `json:"armut" de:"Armut wird gespielt." en:"Armut is played."`
+	Schmeissen            *bool   `json:"schmeissen" de:"Mit fünf oder mehr Königen darf geschmissen werden." en:"A player with five or more Könige may throw in."`
+	RevokerPaysAlone      *bool   `json:"revoker_pays_alone" de:"Wer verwirft, zahlt den Verlust seiner Partei allein." en:"A revoker pays his party's whole loss alone."`
+	Nines                 *bool   `json:"nines" de:"Mit Neunen: 48 Karten, 12 Stiche (sonst 40 Karten, 10 Stiche)." en:"With nines: 48 cards, 12 tricks (else 40 cards, 10 tricks)."`
+	NoWinnerUnterGespielt *bool   `json:"no_winner_unter_gespielt" de:"Erreicht keine Partei ihr Ziel, zählt „unter 90 gespielt“ trotzdem (TSR 7.1.3)." en:"When neither party reaches its goal, \"unter 90 gespielt\" still counts (TSR 7.1.3)."`
+	Turnier               *bool   `json:"turnier" de:"Turnierspiel nach TSR: Spielrunden zu viert mit Pflichtsoli." en:"Tournament play by the TSR: rounds of four with compulsory solos."`
+}
+
+// presets describes the presets for the catalogue.
+var presets = []score.PresetInfo{
+	{Name: "house", DescriptionDE: "Hausregeln: Ansagen verdoppeln, Bockrunden, Armut, Schweinchen, 40 Karten.",
+		DescriptionEN: "House rules: announcements double, Bock rounds, Armut, Schweinchen, 40 cards."},
+	{Name: "ddv", DescriptionDE: "Turnierspielregeln des DDV: Ansagen zählen dazu, ohne Bock, 48 Karten.",
+		DescriptionEN: "The DDV tournament rules: announcements add, no Bock, 48 cards."},
+}
+
+// Catalogue lists the presets house (the default) and ddv, and the
+// options.
+func (e Engine) Catalogue() score.Catalogue {
+	return score.MustCatalogue(e, Options{}, "house", presets)
 }
 
 // Rules resolves a preset ("" is "house") and option overrides into the

@@ -142,6 +142,23 @@ var Presets = map[string]Rules{
 	"standard": {Preset: "standard", Orgi: false, DealerRule: DealerAuto},
 }
 
+// Options are the overrides a table may set on a preset; every field is
+// optional. Its tags describe it for the catalogue (score.CatalogueOf).
+type Options struct {
+	Orgi       *bool   `json:"orgi" de:"Ein Spiel, dessen Trumpf von der aufgedeckten Karte genommen wurde, zählt doppelt." en:"A hand whose trump was taken from the turned card counts double."`
+	DealerRule *string `json:"dealer_rule" enum:"auto,rotate,winner_deals" de:"Wer als Nächster gibt: auto (reihum zu dritt und viert, zu zweit der Gewinner), rotate (reihum) oder winner_deals (der Gewinner)." en:"Who deals next: auto (in turn with 3 or 4, the winner with 2), rotate (in turn) or winner_deals (the winner)."`
+}
+
+// presets describes the presets for the catalogue.
+var presets = []score.PresetInfo{{Name: "standard",
+	DescriptionDE: "Die Regeln des Vereins: zu zweit, dritt oder viert, mit Würfeln bis 6.",
+	DescriptionEN: "The club's rules: 2, 3 or 4 players, dice toward 6."}}
+
+// Catalogue lists the preset standard and the options.
+func (e Engine) Catalogue() score.Catalogue {
+	return score.MustCatalogue(e, Options{}, "standard", presets)
+}
+
 // Rules resolves a preset ("" is "standard") and option overrides into the
 // complete rule set.
 func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, error) {
@@ -152,10 +169,7 @@ func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, 
 	if !ok {
 		return nil, score.Invalid("preset", "unknown preset %q for klaberjass (known: standard)", preset)
 	}
-	var o struct {
-		Orgi       *bool   `json:"orgi"`
-		DealerRule *string `json:"dealer_rule"`
-	}
+	var o Options
 	if len(overrides) > 0 && string(overrides) != "null" {
 		if err := score.DecodeStrict("options", overrides, &o); err != nil {
 			return nil, err

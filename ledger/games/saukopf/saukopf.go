@@ -136,6 +136,22 @@ var Presets = map[string]Rules{
 	"standard": {Preset: "standard", VerlorenesSolo: Schuessel},
 }
 
+// Options are the overrides a table may set on a preset; every field is
+// optional. Its tags describe it for the catalogue (score.CatalogueOf).
+type Options struct {
+	VerlorenesSolo *string `json:"verlorenes_solo" enum:"schuessel,jeder_einzeln" de:"Verliert ein Spieler allein: er füllt die Schüssel wie jeder Verlierer (schuessel) oder zahlt jedem Gewinner den vollen Betrag (jeder_einzeln)." en:"A lone Spieler who loses fills the bowl like any loser (schuessel) or pays every winner the full amount (jeder_einzeln)."`
+}
+
+// presets describes the presets for the catalogue.
+var presets = []score.PresetInfo{{Name: "standard",
+	DescriptionDE: "Die Regeln des Vereins: Vierer und Dreihaxer, die Schüssel in Dritteln und Hälften geteilt.",
+	DescriptionEN: "The club's rules: Vierer and Dreihaxer, the bowl shared in thirds and halves."}}
+
+// Catalogue lists the preset standard and the options.
+func (e Engine) Catalogue() score.Catalogue {
+	return score.MustCatalogue(e, Options{}, "standard", presets)
+}
+
 // Rules resolves a preset and option overrides into the stored rule set.
 func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, error) {
 	if preset == "" {
@@ -145,9 +161,7 @@ func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, 
 	if !ok {
 		return nil, score.Invalid("preset", "unknown preset %q for saukopf (known: standard)", preset)
 	}
-	var o struct {
-		VerlorenesSolo *string `json:"verlorenes_solo"`
-	}
+	var o Options
 	if len(overrides) > 0 {
 		if err := score.DecodeStrict("options", overrides, &o); err != nil {
 			return nil, err

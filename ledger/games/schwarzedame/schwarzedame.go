@@ -81,6 +81,22 @@ var Presets = map[string]Rules{
 	"standard": {Preset: "standard", HandsPerMatch: 8},
 }
 
+// Options are the overrides a table may set on a preset; every field is
+// optional. Its tags describe it for the catalogue (score.CatalogueOf).
+type Options struct {
+	HandsPerMatch *int `json:"hands_per_match" min:"1" max:"100" de:"Spiele einer Partie." en:"Hands in a match (Partie)."`
+}
+
+// presets describes the presets for the catalogue.
+var presets = []score.PresetInfo{{Name: "standard",
+	DescriptionDE: "10 Punkte je Stich gegen 130 Strafpunkte, Partien zu 8 Spielen.",
+	DescriptionEN: "10 points per trick against 130 penalty points, matches of 8 hands."}}
+
+// Catalogue lists the preset standard and the options.
+func (e Engine) Catalogue() score.Catalogue {
+	return score.MustCatalogue(e, Options{}, "standard", presets)
+}
+
 // Rules resolves a preset and option overrides.
 func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, error) {
 	if preset == "" {
@@ -90,9 +106,7 @@ func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, 
 	if !ok {
 		return nil, score.Invalid("preset", "unknown preset %q for schwarze_dame (known: standard)", preset)
 	}
-	var o struct {
-		HandsPerMatch *int `json:"hands_per_match"`
-	}
+	var o Options
 	if len(overrides) > 0 {
 		if err := score.DecodeStrict("options", overrides, &o); err != nil {
 			return nil, err

@@ -134,6 +134,24 @@ var Presets = map[string]Rules{
 	"standard": {Preset: "standard", ThresholdBase: 1500, PayoutTarget: TargetKitty, PayoutCents: 500},
 }
 
+// Options are the overrides a table may set on a preset; every field is
+// optional. Its tags describe it for the catalogue (score.CatalogueOf).
+type Options struct {
+	ThresholdBase *int64  `json:"threshold_base" min:"1" max:"100000" de:"Die Grenze ist dieser Wert plus der Tag des Monats; wer darüber kommt, zahlt." en:"The limit is this plus the day of the month; a tally above it pays."`
+	PayoutTarget  *string `json:"payout_target" enum:"kitty,players" de:"Die Zahlung geht in die Kasse (kitty) oder an die anderen Spieler der Runde (players)." en:"A payout goes to the kitty (kitty) or to the other players of the hand (players)."`
+	PayoutCents   *int64  `json:"payout_cents" min:"1" max:"100000" de:"Was jeder Zahlende zahlt, in Cent." en:"What each paying player pays, in cents."`
+}
+
+// presets describes the presets for the catalogue.
+var presets = []score.PresetInfo{{Name: "standard",
+	DescriptionDE: "Minuspunkte bis 1500 plus Tag des Monats, dann 5 € in die Kasse.",
+	DescriptionEN: "Minus points up to 1500 plus the day of the month, then 5 € into the kitty."}}
+
+// Catalogue lists the preset standard and the options.
+func (e Engine) Catalogue() score.Catalogue {
+	return score.MustCatalogue(e, Options{}, "standard", presets)
+}
+
 // Rules resolves a preset ("" is "standard") and option overrides into the
 // rule set stored with every hand.
 func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, error) {
@@ -144,11 +162,7 @@ func (Engine) Rules(preset string, overrides json.RawMessage) (json.RawMessage, 
 	if !ok {
 		return nil, score.Invalid("preset", "unknown preset %q for schwarze_sau (known: standard)", preset)
 	}
-	var o struct {
-		ThresholdBase *int64  `json:"threshold_base"`
-		PayoutTarget  *string `json:"payout_target"`
-		PayoutCents   *int64  `json:"payout_cents"`
-	}
+	var o Options
 	if len(overrides) > 0 {
 		if err := score.DecodeStrict("options", overrides, &o); err != nil {
 			return nil, err

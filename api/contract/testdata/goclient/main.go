@@ -3,9 +3,9 @@
 // generated client.gen.go beside a copy of this file and runs it against
 // a running service). Usage: goclient URL KEY.
 //
-// It records a Doppelkopf hand with typed facts (DoppelkopfFacts) and
-// reads the table's typed state (DoppelkopfState) before and after it,
-// and fails when an answer is not the one the contract promises: an
+// It records a Doppelkopf hand with typed facts (DoppelkopfFacts), reads
+// the table's typed state (DoppelkopfState) before and after it, scores a
+// draft hand from that typed state (the score endpoint's state), and fails when an answer is not the one the contract promises: an
 // unexpected status, or a state that does not survive a round trip
 // through its typed shape (a field the contract does not know).
 package main
@@ -72,7 +72,28 @@ func run(url, key string) error {
 	}
 	fmt.Printf("after: next_dealer=%d bock_games_left=%d bock_rounds_queued=%d summary=%q\n",
 		deref(after.NextDealer), after.BockGamesLeft, after.BockRoundsQueued, after.Summary)
+	draft, err := scoreDraft(ctx, c, seating, after)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("draft: next_dealer=%d bock_games_left=%d bock_rounds_queued=%d summary=%q\n",
+		deref(draft.NextDealer), draft.BockGamesLeft, draft.BockRoundsQueued, draft.Summary)
 	return nil
+}
+
+// scoreDraft scores a normal game from the table's typed state without
+// storing it, and reads the state it would leave as DoppelkopfState.
+func scoreDraft(ctx context.Context, c *ClientWithResponses, seating []PlayerID, st DoppelkopfState) (DoppelkopfState, error) {
+	var state ScoreDoppelkopfJSONBody_State
+	if err := state.FromDoppelkopfState(st); err != nil {
+		return DoppelkopfState{}, err
+	}
+	facts := DoppelkopfFacts{Game: DoppelkopfFactsGameNormal, Re: &DoppelkopfRe{Players: []int64{seating[0], seating[2]}, Augen: 130}}
+	r, err := c.ScoreDoppelkopfWithResponse(ctx, ScoreDoppelkopfJSONRequestBody{Players: seating, State: &state, Facts: facts})
+	if err := want(r, err, 200, r != nil && r.JSON200 != nil); err != nil {
+		return DoppelkopfState{}, fmt.Errorf("score a draft: %w", err)
+	}
+	return r.JSON200.State.AsDoppelkopfState()
 }
 
 // recordHand records hand 1: a normal game Re (the first two seated) wins
