@@ -2,8 +2,9 @@ package klaberjass
 
 import (
 	"encoding/json"
-	"github.com/stichbuch/stichbuch/ledger/score"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
 // TestSheetShowsDiceAndMatches: the sheet shows each player's die, 6 for
