@@ -87,6 +87,16 @@ func (r response) json(t testing.TB) map[string]any {
 
 // call sends a request through the real router; every response must match
 // the contract.
+// lenientAuth serves e with limits of failed authentications no test
+// reaches, for tests whose failures are not what they test.
+func (e *env) lenientAuth() {
+	lenient, err := api.New(e.store, slog.New(slog.DiscardHandler), api.Config{AuthFailures: api.FailureLimits{PerKey: 1000, PerAddress: 1000}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.server = lenient
+}
+
 func (e *env) call(method, path, key string, body any, headers ...string) response {
 	e.t.Helper()
 	var raw []byte

@@ -34,11 +34,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	e := newEnv(t)
 	// The revoked key is tried on every route: more failures than the
 	// limit of failed authentications allows (TestFailedAuthentications).
-	lenient, err := api.New(e.store, slog.New(slog.DiscardHandler), api.Config{AuthFailures: api.FailureLimits{PerKey: 1000, PerAddress: 1000}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.server = lenient
+	e.lenientAuth()
 	ev := e.evening()
 	keys := map[string]string{"admin": e.admin}
 	for _, role := range []string{"reader", "scorer"} {

@@ -131,11 +131,7 @@ func TestJoinRedeemedOnce(t *testing.T) {
 	// The losers' 404s count as failed redeems of this one address: 35 of
 	// them would pass the default 30, so the limit is not what is tested here
 	// (TestJoinRedeemsAreLimited tests it).
-	lenient, err := api.New(e.store, slog.New(slog.DiscardHandler), api.Config{AuthFailures: api.FailureLimits{PerKey: 1000, PerAddress: 1000}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.server = lenient
+	e.lenientAuth()
 	ev := e.evening()
 	const phones, rounds = 8, 5
 	// Every phone has a connection of its own ready, so the redeems meet
