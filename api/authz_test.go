@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -302,17 +303,29 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 }
 
-// streamStatus opens an event stream for a moment and returns its status.
+// streamStatus opens an event stream and returns its status as soon as
+// the service has answered, then closes it. The answer is waited for, not
+// a deadline: a busy machine may take a while to start a stream, and a
+// stream cut off before its first byte would read as the service's error.
 func streamStatus(e *env, path, key string) int {
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	e.t.Helper()
+	srv := httptest.NewServer(e.server)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req := httptest.NewRequestWithContext(ctx, "GET", path, nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", srv.URL+path, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	rec := httptest.NewRecorder()
-	e.server.ServeHTTP(rec, req)
-	return rec.Code
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		e.t.Fatalf("GET %s: %v", path, err)
+	}
+	res.Body.Close()
+	return res.StatusCode
 }
 
 func expectedStatus(r route, actor string) int {
