@@ -33,7 +33,7 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	store := postgres.New(pool).Service()
+	store := postgres.New(pool, pgtest.ChainKey).Service()
 	a, err := store.Authenticate(ctx, secret)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restored.Close()
-	dstStore := postgres.New(restored).Service()
+	dstStore := postgres.New(restored, pgtest.ChainKey).Service()
 	if k, err := dstStore.Authenticate(ctx, newKey); err != nil || k.Role != ledger.RoleAdmin {
 		t.Errorf("the new admin key authenticates as %+v (%v)", k, err)
 	}
@@ -185,7 +185,7 @@ func TestExportImportOfAGeneratedHistory(t *testing.T) {
 func benchGenerate(t *testing.T, dbURL string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"run", "../stichbuch-bench", "generate"}, args...)...)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "LOG_LEVEL=warn")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "LOG_LEVEL=warn", "STICHBUCH_CHAIN_KEY_FILE="+pgtest.ChainKeyFile())
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go run ../stichbuch-bench generate %v: %v\n%s", args, err, out)
 	}

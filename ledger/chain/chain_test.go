@@ -1,0 +1,90 @@
+package chain_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stichbuch/stichbuch/ledger/chain"
+)
+
+// TestCanonicalIsTheSameForEveryTextOfAValue: jsonb's text (key order by
+// length, spaces, numbers rewritten) and Go's give one canonical form.
+func TestCanonicalIsTheSameForEveryTextOfAValue(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{`{"b": 1, "a": [1, 2, {"y": true, "x": null}]}`, `{"a":[1,2,{"x":null,"y":true}],"b":1}`},
+		{`{"n": 1.50}`, `{"n": 15e-1}`},
+		{`{"n": 100}`, `{"n": 1E+2}`},
+		{`"a<b\u00e4"`, `"a\u003cbä"`},
+		{`{"a": 1, "a": 2}`, `{"a": 2}`},
+	} {
+		a, err := chain.Canonical(json.RawMessage(c.a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := chain.Canonical(json.RawMessage(c.b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s → %s, but %s → %s", c.a, a, c.b, b)
+		}
+	}
+	if got, _ := chain.Canonical(json.RawMessage(`{"z": "<&>", "a": 7/2}`)); got != nil {
+		t.Errorf("invalid JSON gave %s", got)
+	}
+	if got, _ := chain.Canonical(json.RawMessage(`{"z": "<&>", "p": 0.5}`)); string(got) != `{"p":1/2,"z":"<&>"}` {
+		t.Errorf("got %s", got)
+	}
+}
+
+// TestHandHashCoversEveryFieldAndTheKey: changing any field, the previous
+// hash or the key changes the hash.
+func TestHandHashCoversEveryFieldAndTheKey(t *testing.T) {
+	k1, _ := chain.NewKey(bytes.Repeat([]byte{1}, 32))
+	k2, _ := chain.NewKey(bytes.Repeat([]byte{2}, 32))
+	at := time.Date(2026, 11, 23, 20, 0, 0, 123456000, time.UTC)
+	c := chain.HandContent{ClubID: 1, TableID: 2, SessionID: 3, Number: 4, Game: "doppelkopf",
+		Rules: json.RawMessage(`{}`), Facts: json.RawMessage(`{"a":1}`), Result: json.RawMessage(`{"points":[]}`),
+		StateAfter: json.RawMessage(`{}`), RecordedBy: 5, RecordedAt: at}
+	base, err := k1.Hand(c, []byte("prev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(base) != 32 {
+		t.Fatalf("hash of %d bytes", len(base))
+	}
+	variants := map[string]func(*chain.HandContent){
+		"club": func(c *chain.HandContent) { c.ClubID++ }, "table": func(c *chain.HandContent) { c.TableID++ },
+		"session": func(c *chain.HandContent) { c.SessionID++ }, "number": func(c *chain.HandContent) { c.Number++ },
+		"game":   func(c *chain.HandContent) { c.Game = "skat" },
+		"facts":  func(c *chain.HandContent) { c.Facts = json.RawMessage(`{"a":2}`) },
+		"result": func(c *chain.HandContent) { c.Result = json.RawMessage(`{"points":[1]}`) },
+		"state":  func(c *chain.HandContent) { c.StateAfter = json.RawMessage(`{"b":1}`) },
+		"by":     func(c *chain.HandContent) { c.RecordedBy++ },
+		"at":     func(c *chain.HandContent) { c.RecordedAt = c.RecordedAt.Add(time.Microsecond) },
+	}
+	for name, change := range variants {
+		v := c
+		change(&v)
+		if h, _ := k1.Hand(v, []byte("prev")); bytes.Equal(h, base) {
+			t.Errorf("changing %s keeps the hash", name)
+		}
+	}
+	if h, _ := k1.Hand(c, []byte("other")); bytes.Equal(h, base) {
+		t.Error("changing the previous hash keeps the hash")
+	}
+	if h, _ := k2.Hand(c, []byte("prev")); bytes.Equal(h, base) {
+		t.Error("another key gives the same hash")
+	}
+	if bytes.Equal(k1.ID(), k2.ID()) || len(k1.ID()) != chain.IDSize {
+		t.Error("key ids")
+	}
+	if _, err := (chain.Key{}).Hand(c, nil); err == nil {
+		t.Error("no key hashed")
+	}
+	if _, err := chain.NewKey([]byte("short")); err == nil {
+		t.Error("a short key was taken")
+	}
+}
