@@ -92,8 +92,24 @@ func TestExportImportCommands(t *testing.T) {
 		t.Errorf("export left %d files in its directory, want only the document", len(entries))
 	}
 
+	// Another installation (another chain key) refuses the document, and
+	// takes it with --foreign, chained anew with its own key.
+	other := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn",
+		"STICHBUCH_CHAIN_KEY_FILE": filepath.Join(t.TempDir(), "other.key")})
+	if _, err := cmd(other, "import", file); err == nil || !strings.Contains(err.Error(), "nothing stored") ||
+		!strings.Contains(err.Error(), "hand 1: its hash was made with the chain key") || !strings.Contains(err.Error(), "--foreign") {
+		t.Errorf("import into another installation: %v, want a refusal naming hand 1 and --foreign", err)
+	}
+	out, err = cmd(other, "import", "--foreign", file)
+	if err != nil || !strings.Contains(out, "--foreign: 2 hands and revisions were chained anew") || !strings.Contains(out, "the ledger is whole") {
+		t.Errorf("import --foreign: %v\n%s", err, out)
+	}
+	if out, err := cmd(other, "verify"); err != nil || !strings.Contains(out, "the ledger is whole") {
+		t.Errorf("verify after import --foreign: %v\n%s", err, out)
+	}
+
 	out, err = cmd(dst, "import", file)
-	if err != nil || !strings.Contains(out, "2 hands") || !strings.Contains(out, "the ledger is whole") {
+	if err != nil || !strings.Contains(out, "2 hands") || !strings.Contains(out, "the ledger is whole") || strings.Contains(out, "--foreign") {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	// The club's keys are not restored; the import prints a new admin key.
