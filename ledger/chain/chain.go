@@ -190,11 +190,11 @@ func (m *message) json(raw json.RawMessage) {
 // Canonical returns the canonical form of a JSON value, the same for every
 // text of it PostgreSQL's jsonb or Go's encoder may write: objects with
 // their keys in byte order (the last of a repeated key wins, as in jsonb),
-// no whitespace, strings as Go's encoder writes them without HTML escapes,
-// and numbers by their exact value: an integer in decimal, any other number
-// as its exact fraction num/den in lowest terms (so 1.50, 1.5 and 15e-1 are
-// all "3/2"). An empty value is the empty string (a column that holds
-// nothing).
+// no whitespace, strings quoted with only '"', '\\' and the characters below
+// U+0020 escaped (those as \u00XX), and numbers by their exact value: an
+// integer in decimal, any other number as its exact fraction num/den in
+// lowest terms (so 1.50, 1.5 and 15e-1 are all "3/2"). An empty value is
+// the empty string (a column that holds nothing).
 func Canonical(raw json.RawMessage) ([]byte, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, nil
@@ -264,11 +264,26 @@ func writeCanonical(buf *bytes.Buffer, v any) error {
 	return nil
 }
 
+// writeString writes s quoted: '"' and '\\' escaped with a backslash,
+// characters below U+0020 as \u00XX, everything else as its UTF-8 bytes
+// (a decoded JSON string is valid UTF-8: the decoder replaced what was not).
 func writeString(buf *bytes.Buffer, s string) {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)           // a string always encodes
-	buf.Truncate(buf.Len() - 1) // Encode's newline
+	const digits = "0123456789abcdef"
+	buf.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			buf.WriteByte('\\')
+			buf.WriteByte(c)
+		case c < 0x20:
+			buf.WriteString(`\u00`)
+			buf.WriteByte(digits[c>>4])
+			buf.WriteByte(digits[c&0xf])
+		default:
+			buf.WriteByte(c)
+		}
+	}
+	buf.WriteByte('"')
 }
 
 // maxExponent bounds the exponent of a number Canonical reads exactly; a
@@ -277,6 +292,12 @@ const maxExponent = 400
 
 // canonicalNumber writes a JSON number by its exact value.
 func canonicalNumber(s string) (string, error) {
+	if !strings.ContainsAny(s, ".eE") { // an integer, as JSON writes one
+		if s == "-0" {
+			return "0", nil
+		}
+		return s, nil
+	}
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		exp, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
 		if err != nil || exp > maxExponent || exp < -maxExponent {

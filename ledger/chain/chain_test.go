@@ -88,3 +88,22 @@ func TestHandHashCoversEveryFieldAndTheKey(t *testing.T) {
 		t.Error("a short key was taken")
 	}
 }
+
+// BenchmarkHand is the chain's cost on the write path: a Doppelkopf hand
+// as ledger/postgres/bench/hand.sql stores it (its result of 1.5 KB),
+// canonicalized and hashed.
+func BenchmarkHand(b *testing.B) {
+	k, _ := chain.NewKey(bytes.Repeat([]byte{7}, 32))
+	c := chain.HandContent{ClubID: 1, TableID: 2, SessionID: 3, Number: 4, Game: "doppelkopf",
+		Rules:      json.RawMessage(`{"preset": "house", "bock": true, "solo_first": false}`),
+		Facts:      json.RawMessage(`{"re": {"augen": 187, "players": [1, 3], "announced": "keine90"}, "game": "normal"}`),
+		Result:     json.RawMessage(`{"lines": [{"op": "+", "label": "gewonnen", "value": "1"}, {"op": "+", "label": "keine 90", "value": "1"}, {"op": "+", "label": "keine 60", "value": "1"}, {"op": "+", "label": "keine 90 angesagt (Re)", "value": "1"}, {"op": "x", "label": "Re angesagt", "value": "2"}, {"op": "x", "label": "Bock", "value": "2"}, {"op": "=", "label": "Spielwert", "value": "16"}, {"op": "=", "label": "Re", "value": "16", "player": 1}, {"op": "=", "label": "Kontra", "value": "-16", "player": 2}, {"op": "=", "label": "Re", "value": "16", "player": 3}, {"op": "=", "label": "Kontra", "value": "-16", "player": 4}], "stats": [{"key": "absage_said", "count": 1, "player": 1}, {"key": "absage_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 1}, {"key": "re_said", "count": 1, "player": 1}, {"key": "re_said_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 2}, {"key": "absage_said", "count": 1, "player": 3}, {"key": "absage_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 3}, {"key": "re_said", "count": 1, "player": 3}, {"key": "re_said_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 4}], "title": "Normalspiel, Re gewinnt 187:53", "events": [{"text": "Bockspiel (x2); 1 Bockspiel in dieser Runde übrig", "type": "bock_game"}], "points": [{"player": 1, "points": "16"}, {"player": 2, "points": "-16"}, {"player": 3, "points": "16"}, {"player": 4, "points": "-16"}], "parties": [[1, 3], [2, 4]], "winners": [1, 3]}`),
+		StateAfter: json.RawMessage(`{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}`),
+		RecordedBy: 5, RecordedAt: time.Now()}
+	prev := bytes.Repeat([]byte{9}, 32)
+	for b.Loop() {
+		if _, err := k.Hand(c, prev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

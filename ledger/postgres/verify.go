@@ -200,7 +200,7 @@ func verifyHandChain(ctx context.Context, q pgx.Tx, key chain.Key) (string, erro
 	rows, err := q.Query(ctx, `
 		SELECT h.club_id, h.table_id, h.session_id, h.number, h.game, h.rules, h.facts, h.result, h.state_after,
 		       h.recorded_by, h.recorded_at, h.prev_hash, h.hash, h.chain_key,
-		       h.chain_key IS NULL AND h.hash IS DISTINCT FROM hand_digest(h)
+		       CASE WHEN h.chain_key IS NULL THEN h.hash IS DISTINCT FROM hand_digest(h) ELSE false END
 		FROM hands h ORDER BY h.club_id, h.table_id, h.number`)
 	if err != nil {
 		return "", err
@@ -237,7 +237,7 @@ func verifyRevisionChain(ctx context.Context, q pgx.Tx, key chain.Key) (string, 
 	rows, err := q.Query(ctx, `
 		SELECT r.club_id, r.hand_id, r.table_id, r.number, r.revision, r.facts, r.result, r.state_after, r.void, r.reason,
 		       r.caused_by, r.recorded_by, r.recorded_at, r.prev_hash, r.hash, r.chain_key,
-		       r.chain_key IS NULL AND r.hash IS DISTINCT FROM revision_digest(r), h.hash
+		       CASE WHEN r.chain_key IS NULL THEN r.hash IS DISTINCT FROM revision_digest(r) ELSE false END, h.hash
 		FROM hand_revisions r JOIN hands h ON h.club_id = r.club_id AND h.hand_id = r.hand_id
 		ORDER BY r.club_id, r.hand_id, r.revision`)
 	if err != nil {

@@ -186,10 +186,11 @@ func TestVerifyNamesEachBreachOfTheKeyedChain(t *testing.T) {
 		name, table, sql, invariant, detail string
 		corrected                           bool // hand 1 voided first: revisions of hands 1 to 3
 	}{
-		{"facts changed and an unkeyed SHA-256 recomputed, the next hand relinked", "hands", `
+		{"facts changed and the unkeyed SHA-256 chain recomputed from there", "hands", `
 			UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 2;
 			UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
-			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3`,
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 3`,
 			"the tamper-evidence chain is intact", "hand 2: its content does not match its hash", false},
 		{"a hand passed off as one of the trigger era", "hands", `
 			ALTER TABLE hands DROP CONSTRAINT hands_keyed;
