@@ -34,7 +34,28 @@ ALTER TABLE hands ADD CONSTRAINT hands_keyed
 ALTER TABLE hand_revisions ADD CONSTRAINT hand_revisions_keyed
     CHECK (chain_key IS NOT NULL AND octet_length(chain_key) = 8 AND octet_length(hash) = 32) NOT VALID;
 
+-- A club's rows of the trigger era are sealed once, by the first start of
+-- serve that has the key (postgres.SealLegacy): how many hands and
+-- revisions there are, and an HMAC over their hashes (ledger/chain), so
+-- their unkeyed SHA-256 can no longer be recomputed unnoticed, nor a keyed
+-- row be passed off as one of them. A seal is history: written once.
+CREATE TABLE chain_seals (
+    club_id   bigint PRIMARY KEY REFERENCES clubs,
+    hands     bigint NOT NULL,
+    revisions bigint NOT NULL,
+    seal      bytea NOT NULL,
+    chain_key bytea NOT NULL,
+    sealed_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TRIGGER chain_seals_append_only BEFORE UPDATE OR DELETE ON chain_seals
+    FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE INDEX hands_legacy ON hands (club_id, hand_id) WHERE chain_key IS NULL;
+CREATE INDEX hand_revisions_legacy ON hand_revisions (club_id, revision_id) WHERE chain_key IS NULL;
+
 -- +goose Down
+DROP INDEX hand_revisions_legacy;
+DROP INDEX hands_legacy;
+DROP TABLE chain_seals;
 ALTER TABLE hand_revisions DROP CONSTRAINT hand_revisions_keyed;
 ALTER TABLE hands DROP CONSTRAINT hands_keyed;
 -- +goose StatementBegin

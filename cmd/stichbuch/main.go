@@ -174,6 +174,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if len(applied) > 0 {
 		log.Info("migrated", "versions", applied)
 	}
+	sealed, err := postgres.SealLegacy(ctx, pool, key)
+	if err != nil {
+		return fmt.Errorf("sealing the rows of the trigger era: %w", err)
+	}
+	if len(sealed) > 0 {
+		log.Warn("sealed the hands and revisions of the trigger era (unkeyed hashes) with the chain key", "clubs", sealed)
+	}
 	cfg := api.DefaultConfig
 	cfg.Notifier = postgres.Listen(ctx, pool, log)
 	if v := getenv("STICHBUCH_RATE_LIMIT"); v != "" {

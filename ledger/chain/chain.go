@@ -34,6 +34,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"math/big"
 	"sort"
 	"strconv"
@@ -145,6 +146,44 @@ func (k Key) Revision(c RevisionContent, prev []byte) ([]byte, error) {
 	m.field(prev)
 	return k.mac(m)
 }
+
+// Seal returns the seal of a club's rows of the trigger era: how many
+// hands and revisions there are and digest, the SHA-256 over their hashes
+// (LegacyDigest). With the seal stored, a row can no longer be added to
+// them, changed or passed off as one of them unnoticed.
+func (k Key) Seal(clubID, hands, revisions int64, digest []byte) ([]byte, error) {
+	m := message{b: []byte("stichbuch seal v1")}
+	m.int(clubID)
+	m.int(hands)
+	m.int(revisions)
+	m.field(digest)
+	return k.mac(m)
+}
+
+// LegacyDigest is the running digest of a club's rows of the trigger era
+// a seal covers: the hashes of its hands by hand id, then those of its
+// revisions by revision id, each length-prefixed.
+type LegacyDigest struct {
+	h                hash.Hash
+	Hands, Revisions int64
+}
+
+// NewLegacyDigest starts a digest.
+func NewLegacyDigest() *LegacyDigest { return &LegacyDigest{h: sha256.New()} }
+
+// Hand adds the next hand's hash.
+func (d *LegacyDigest) Hand(sum []byte) { d.add(sum); d.Hands++ }
+
+// Revision adds the next revision's hash (after every hand's).
+func (d *LegacyDigest) Revision(sum []byte) { d.add(sum); d.Revisions++ }
+
+func (d *LegacyDigest) add(sum []byte) {
+	d.h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(sum))))
+	d.h.Write(sum)
+}
+
+// Sum is the digest.
+func (d *LegacyDigest) Sum() []byte { return d.h.Sum(nil) }
 
 func (k Key) mac(m message) ([]byte, error) {
 	if m.err != nil {

@@ -561,6 +561,9 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"tables ": "version",
 		// Left out on purpose.
 		"idempotency_keys": "club_id key request_hash kind ref_id created_at",
+		// A seal covers this installation's rows of the trigger era; an
+		// import chains every row with the key, so it has none to seal.
+		"chain_seals": "club_id hands revisions seal chain_key sealed_at",
 	}
 	maps.Copy(covered, tournamentColumns)
 	known := map[string]bool{}

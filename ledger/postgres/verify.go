@@ -126,6 +126,7 @@ var checks = []check{
 		LIMIT 1`},
 	{name: "every revision chains to the one before it", chain: verifyRevisionChain},
 	{name: "the tamper-evidence chain is intact", chain: verifyHandChain},
+	{name: "the rows of the trigger era are the ones sealed", chain: verifySeals},
 	{name: "every table's chain head is its last hand's hash", query: `
 		SELECT format('table %s: its chain head is not the hash of its last hand %s', t.table_id, t.hands)
 		FROM tables t

@@ -54,8 +54,8 @@ func TestVerifyPassesAWholeLedger(t *testing.T) {
 	if err := postgres.Verify(context.Background(), f.pool, pgtest.ChainKey, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
 		t.Fatalf("a ledger written only by the service fails verify: %v", err)
 	}
-	if len(passed) != 12 {
-		t.Errorf("%d invariants checked, want 12: %v", len(passed), passed)
+	if len(passed) != 13 {
+		t.Errorf("%d invariants checked, want 13: %v", len(passed), passed)
 	}
 	var chained int
 	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands WHERE hash IS NOT NULL AND (number = 1) = (prev_hash IS NULL)`).Scan(&chained))
@@ -173,8 +173,82 @@ func TestMigrationChainsEarlierHands(t *testing.T) {
 	if _, _, err := f.record(t, 4, nil); err != nil {
 		t.Fatal(err)
 	}
+	// Hands 1 to 3 are of the trigger era, unkeyed: verify wants them sealed.
+	var b *postgres.Breach
+	if err := verify(f); !errors.As(err, &b) || b.Invariant != "the rows of the trigger era are the ones sealed" ||
+		!strings.Contains(b.Detail, "3 hands and 0 revisions of the trigger era (no key id) are not sealed") {
+		t.Errorf("verify before the seal: %v", err)
+	}
+	sealed, err := postgres.SealLegacy(ctx, f.pool, pgtest.ChainKey)
+	must(t, err)
+	if len(sealed) != 1 {
+		t.Errorf("sealed clubs %v, want the one", sealed)
+	}
+	if again, err := postgres.SealLegacy(ctx, f.pool, pgtest.ChainKey); err != nil || len(again) != 0 {
+		t.Errorf("a second seal: %v, %v", again, err)
+	}
 	if err := verify(f); err != nil {
 		t.Errorf("hands from before the migration are not chained: %v", err)
+	}
+}
+
+// TestSealCatchesARewrittenTriggerEra: with the trigger era sealed, a
+// superuser who rewrites an unkeyed hand and recomputes its SHA-256 chain,
+// or passes a keyed table off as of the trigger era, is caught.
+func TestSealCatchesARewrittenTriggerEra(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ name, sql, detail string }{
+		{"a trigger-era hand rewritten, its unkeyed chain recomputed", `
+			UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 2;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 3;
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 3) WHERE number = 4;
+			UPDATE hands h SET chain_key = NULL WHERE number = 4;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 4`,
+			"its rows of the trigger era are not the ones sealed (3 hands and 0 revisions sealed, 4 and 0 now"},
+		{"a keyed hand passed off as of the trigger era", `
+			UPDATE hands h SET chain_key = NULL WHERE number = 4;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 4`,
+			"its rows of the trigger era are not the ones sealed (3 hands and 0 revisions sealed, 4 and 0 now"},
+		{"a trigger-era hand rewritten in place", `
+			UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 3;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 3;
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 3) WHERE number = 4`,
+			"hand 4: its content does not match its hash"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			for n := 1; n <= 3; n++ {
+				_, _, err := f.record(t, n, nil)
+				must(t, err)
+			}
+			// Back to the schema before the keyed chain, with the three hands
+			// as the trigger would have chained them.
+			must(t, postgres.MigrateDownTo(ctx, f.pool, 12))
+			f.pool.Reset()
+			tamper(t, f, "hands", `
+				UPDATE hands h SET prev_hash = NULL WHERE number = 1;
+				UPDATE hands h SET hash = hand_digest(h) WHERE number = 1;
+				UPDATE hands h SET prev_hash = (SELECT hash FROM hands WHERE number = 1) WHERE number = 2;
+				UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
+				UPDATE hands h SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+				UPDATE hands h SET hash = hand_digest(h) WHERE number = 3`)
+			_, err := postgres.Migrate(ctx, f.pool)
+			must(t, err)
+			f.pool.Reset()
+			_, _, err = f.record(t, 4, nil)
+			must(t, err)
+			_, err = postgres.SealLegacy(ctx, f.pool, pgtest.ChainKey)
+			must(t, err)
+			must(t, verify(f))
+			tamper(t, f, "hands", "ALTER TABLE hands DROP CONSTRAINT hands_keyed;"+c.sql)
+			err = verify(f)
+			var b *postgres.Breach
+			if !errors.As(err, &b) || !strings.Contains(b.Detail, c.detail) {
+				t.Errorf("verify: %v, want a breach saying %q", err, c.detail)
+			}
+		})
 	}
 }
 
@@ -242,5 +316,26 @@ func TestVerifyWantsTheInstallationsKey(t *testing.T) {
 	var b *postgres.Breach
 	if !errors.As(err, &b) || !strings.Contains(b.Detail, "hand 1: its hash was made with another chain key") {
 		t.Errorf("verify with another key: %v", err)
+	}
+}
+
+// TestVerifyCatchesAKeyedTablePassedOffAsOfTheTriggerEra: a club whose
+// hands are all keyed has no seal; rows without a key id there are a
+// breach, even when their unkeyed chain is whole.
+func TestVerifyCatchesAKeyedTablePassedOffAsOfTheTriggerEra(t *testing.T) {
+	f := recordThree(t)
+	tamper(t, f, "hands", `
+		ALTER TABLE hands DROP CONSTRAINT hands_keyed;
+		UPDATE hands SET chain_key = NULL;
+		UPDATE hands h SET hash = hand_digest(h) WHERE number = 1;
+		UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 1) WHERE number = 2;
+		UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
+		UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+		UPDATE hands h SET hash = hand_digest(h) WHERE number = 3;
+		UPDATE tables SET last_hash = (SELECT hash FROM hands WHERE number = 3)`)
+	var b *postgres.Breach
+	if err := verify(f); !errors.As(err, &b) || b.Invariant != "the rows of the trigger era are the ones sealed" ||
+		!strings.Contains(b.Detail, "3 hands and 0 revisions of the trigger era (no key id) are not sealed") {
+		t.Errorf("verify: %v, want the unsealed rows named", err)
 	}
 }
