@@ -325,9 +325,13 @@ func writeString(buf *bytes.Buffer, s string) {
 	buf.WriteByte('"')
 }
 
-// maxExponent bounds the exponent of a number Canonical reads exactly; a
-// larger one (no ledger value has one) is kept as written.
-const maxExponent = 400
+// maxExponent bounds the exponent of a number Canonical reads exactly, so
+// a hostile one cannot make it compute a huge power of ten; a larger one is
+// kept as written. It lies beyond what PostgreSQL's numeric holds (131072
+// digits before the point, 16383 after), so every number a jsonb column
+// can hold is read by its value. (No ledger value comes near: facts are
+// decoded into integers before anything is stored.)
+const maxExponent = 1 << 18
 
 // canonicalNumber writes a JSON number by its exact value.
 func canonicalNumber(s string) (string, error) {
