@@ -36,7 +36,6 @@ import (
 	"fmt"
 	"hash"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -238,91 +237,15 @@ func Canonical(raw json.RawMessage) ([]byte, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("chain: a JSON value: %w", err)
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, errors.New("chain: a JSON value followed by more")
-	}
-	var buf bytes.Buffer
-	if err := writeCanonical(&buf, v); err != nil {
+	p := parser{in: raw}
+	out, err := p.value(make([]byte, 0, len(raw)), 0)
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
-}
-
-func writeCanonical(buf *bytes.Buffer, v any) error {
-	switch v := v.(type) {
-	case nil:
-		buf.WriteString("null")
-	case bool:
-		buf.WriteString(strconv.FormatBool(v))
-	case json.Number:
-		n, err := canonicalNumber(string(v))
-		if err != nil {
-			return err
-		}
-		buf.WriteString(n)
-	case string:
-		writeString(buf, v)
-	case []any:
-		buf.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeCanonical(buf, e); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			writeString(buf, k)
-			buf.WriteByte(':')
-			if err := writeCanonical(buf, v[k]); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-	default:
-		return fmt.Errorf("chain: unexpected JSON value %T", v)
+	if p.space(); p.pos != len(p.in) {
+		return nil, errors.New("chain: a JSON value followed by more")
 	}
-	return nil
-}
-
-// writeString writes s quoted: '"' and '\\' escaped with a backslash,
-// characters below U+0020 as \u00XX, everything else as its UTF-8 bytes
-// (a decoded JSON string is valid UTF-8: the decoder replaced what was not).
-func writeString(buf *bytes.Buffer, s string) {
-	const digits = "0123456789abcdef"
-	buf.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			buf.WriteByte('\\')
-			buf.WriteByte(c)
-		case c < 0x20:
-			buf.WriteString(`\u00`)
-			buf.WriteByte(digits[c>>4])
-			buf.WriteByte(digits[c&0xf])
-		default:
-			buf.WriteByte(c)
-		}
-	}
-	buf.WriteByte('"')
+	return out, nil
 }
 
 // maxExponent bounds the exponent of a number Canonical reads exactly, so

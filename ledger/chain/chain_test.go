@@ -107,3 +107,28 @@ func BenchmarkHand(b *testing.B) {
 		}
 	}
 }
+
+// FuzzCanonicalAgreesWithTheDecoder: on every valid JSON value, the parser
+// gives what encoding/json's decoder gives (CanonicalOracle), so the
+// canonical form is the one the chain was defined with.
+//
+//	go test ./ledger/chain -run '^$' -fuzz FuzzCanonical -fuzztime 1m
+func FuzzCanonicalAgreesWithTheDecoder(f *testing.F) {
+	for _, s := range []string{
+		`{"b": 1, "a": [1, 2, {"y": true, "x": null}]}`, `{"n": 1.50, "m": 15e-1, "k": -0, "j": 1E+2, "i": -0.0}`,
+		`"a<b\u00e4\ud83d\ude00\ud83d x\udc00 \"\\\/\b\f\n\r\t\u0001"`, "\"\xff\xfe ok \xc3\"", `{"a": 1, "a": 2, "": 3}`,
+		`[]`, `{}`, ` [ [ ] , { } ] `, `true`, `false`, `null`, `0`, `-12.5e-3`, `{"z": {"y": {"x": [1, "2", 3.0]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !json.Valid(in) {
+			return
+		}
+		want, werr := chain.CanonicalOracle(in)
+		got, gerr := chain.Canonical(in)
+		if (werr != nil) != (gerr != nil) || !bytes.Equal(got, want) {
+			t.Errorf("Canonical(%q) = %q, %v; the decoder gives %q, %v", in, got, gerr, want, werr)
+		}
+	})
+}
