@@ -45,7 +45,7 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	store := postgres.New(pool).Service()
+	store := postgres.New(pool, pgtest.ChainKey).Service()
 	srv, err := api.New(store, slog.New(slog.DiscardHandler), api.Config{})
 	if err != nil {
 		t.Fatal(err)

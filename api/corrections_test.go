@@ -10,6 +10,7 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
 // hand2Right is hand 2 as it really went: Re 121, no Bock trigger.
@@ -84,7 +85,7 @@ func TestCorrectionRescoresTheRestOfTheEvening(t *testing.T) {
 	if original != before || differences == 0 || original+differences != g.e.count("entries") {
 		t.Errorf("entries: %d original (had %d), %d differences", original, before, differences)
 	}
-	if err := postgres.Verify(context.Background(), g.e.pool, ledger.ZeroSumGames(), nil); err != nil {
+	if err := postgres.Verify(context.Background(), g.e.pool, pgtest.ChainKey, ledger.ZeroSumGames(), nil); err != nil {
 		t.Errorf("verify after the correction: %v", err)
 	}
 	// The statistics follow the corrected hands.

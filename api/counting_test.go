@@ -10,6 +10,7 @@ import (
 	"github.com/stichbuch/stichbuch/api"
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
 // reads counts the store reads the event streams make, through wrappers
@@ -88,7 +89,7 @@ func newCountingEnv(t *testing.T, cfg api.Config) (*env, *httptest.Server, *read
 	t.Helper()
 	e := newEnv(t)
 	n := &reads{}
-	p := postgres.New(e.pool).Ports()
+	p := postgres.New(e.pool, pgtest.ChainKey).Ports()
 	p.Feed, p.Hands = countingFeed{p.Feed, n}, countingHands{p.Hands, n}
 	p.Tables, p.Clubs = countingTables{p.Tables, n}, countingClubs{p.Clubs, n}
 	ctx, cancel := context.WithCancel(context.Background())

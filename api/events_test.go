@@ -14,6 +14,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/api"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
 // sse is one event of a stream: a change (with an id), or the final event
@@ -107,7 +108,7 @@ func TestEventsAcrossInstances(t *testing.T) {
 	}
 	defer poolA.Close()
 	log := slog.New(slog.DiscardHandler)
-	a, err := api.New(postgres.New(poolA).Service(), log, api.Config{Notifier: postgres.Listen(ctx, poolA, log)})
+	a, err := api.New(postgres.New(poolA, pgtest.ChainKey).Service(), log, api.Config{Notifier: postgres.Listen(ctx, poolA, log)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
 // settled is a closed session's settlement as the API shows it.
@@ -118,7 +119,7 @@ func (g *gameTable) correctAsAdmin(n int, facts string) {
 
 func (g *gameTable) verify() {
 	g.t.Helper()
-	if err := postgres.Verify(context.Background(), g.e.pool, ledger.ZeroSumGames(), nil); err != nil {
+	if err := postgres.Verify(context.Background(), g.e.pool, pgtest.ChainKey, ledger.ZeroSumGames(), nil); err != nil {
 		g.t.Errorf("verify: %v", err)
 	}
 }

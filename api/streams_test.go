@@ -18,6 +18,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/api"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
 // ended waits until a stream's channel is closed, failing on an event.
@@ -68,7 +69,7 @@ func TestARevokedOrRotatedKeyLosesItsStream(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	log := slog.New(slog.DiscardHandler)
-	other, err := api.New(postgres.New(e.pool).Service(), log, api.Config{Notifier: postgres.Listen(ctx, e.pool, log)})
+	other, err := api.New(postgres.New(e.pool, pgtest.ChainKey).Service(), log, api.Config{Notifier: postgres.Listen(ctx, e.pool, log)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,6 +107,10 @@ type Table struct {
 	// Version counts the writes that change what the next hand is scored
 	// from; recording a hand expects the version it was decided from.
 	Version int64 `json:"-"`
+	// ChainHead is the hash of the table's last hand, read with Version:
+	// what the store chains the next hand to. The flows hand it back to
+	// the store unread.
+	ChainHead []byte `json:"-"`
 }
 
 // NewTable is a table to create.
@@ -183,6 +187,10 @@ type Hand struct {
 	// was corrected or voided, or which correction re-scored it); empty as
 	// recorded.
 	Reason string `json:"reason,omitempty"`
+	// Hash is the tamper-evidence hash of the current revision, what the
+	// store chains the hand's next revision to; the flows hand it back to
+	// the store unread.
+	Hash []byte `json:"-"`
 }
 
 // MarshalJSON adds to the hand's fields who dealt it and who played it

@@ -66,15 +66,16 @@ type HandStore interface {
 	HandByID(ctx context.Context, clubID, id int64) (Hand, error)
 	// HandSnapshot reads, in one round trip and without a lock, what
 	// recording a table's next hand is decided from: the table (with its
-	// version), the session and what an Idempotency-Key holds. A missing
-	// table is ENOTFOUND.
+	// version and chain head), the session and what an Idempotency-Key
+	// holds. A missing table is ENOTFOUND.
 	HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (HandSnapshot, error)
 	// AppendHand stores a new hand in one transaction, if the table is
 	// still at r.Table.Version: the hand with its entries, the running
-	// totals of table and session, the table's new state, hand count and
-	// version, the hand's statistics rows, its Idempotency-Key and its
-	// change. ErrStale when the table changed since it was read, or the
-	// key was taken meanwhile: nothing is stored, read again.
+	// totals of table and session, the table's new state, hand count,
+	// version and chain head (the store chains the hand to r.Table's), the
+	// hand's statistics rows, its Idempotency-Key and its change. ErrStale
+	// when the table changed since it was read, or the key was taken
+	// meanwhile: nothing is stored, read again.
 	AppendHand(ctx context.Context, clubID int64, r HandRecord) (Hand, error)
 }
 

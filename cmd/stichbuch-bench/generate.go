@@ -26,6 +26,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/games"
 	"github.com/stichbuch/stichbuch/ledger/games/doppelkopf"
 	"github.com/stichbuch/stichbuch/ledger/games/klaberjass"
@@ -51,7 +52,10 @@ type ledgerWriter interface {
 }
 
 // newLedgerWriter is the ledger over the database of pool.
-func newLedgerWriter(pool *pgxpool.Pool) ledgerWriter { return postgres.New(pool).Service() }
+// key chains the hands it records (none is needed to create a club).
+func newLedgerWriter(pool *pgxpool.Pool, key chain.Key) ledgerWriter {
+	return postgres.New(pool, key).Service()
+}
 
 // genOptions are the flags of `stichbuch-bench generate`.
 type genOptions struct {
@@ -184,6 +188,10 @@ func generate(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer db.Close()
+	key, err := runenv.ChainKey(getenv, o.data, log)
+	if err != nil {
+		return err
+	}
 	pool, err := postgres.Connect(ctx, db.URL)
 	if err != nil {
 		return err
@@ -203,7 +211,7 @@ func generate(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer genPool.Close()
-	res, err := runGenerate(ctx, newLedgerWriter(genPool), o, stdout)
+	res, err := runGenerate(ctx, newLedgerWriter(genPool, key), o, stdout)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/stichbuch/stichbuch/cmd/internal/loopback"
 	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
@@ -56,6 +57,11 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 	}
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+svc.dbURL)
+	if keyFile, err := runenv.ChainKeyPath(getenv, o.data); err == nil {
+		// The service's chain key: the data directory's, or the one the
+		// environment names.
+		cmd.Env = append(cmd.Env, "STICHBUCH_CHAIN_KEY_FILE="+keyFile)
+	}
 	if getenv("STICHBUCH_RATE_LIMIT") == "" {
 		// The per-key limit guards against runaway phones; a load test is one
 		// on purpose. Set STICHBUCH_RATE_LIMIT to measure with a limit.
@@ -160,7 +166,7 @@ func createLoadClub(ctx context.Context, dbURL string) (string, error) {
 	if _, err := postgres.Migrate(ctx, pool); err != nil {
 		return "", err
 	}
-	_, secret, err := newLedgerWriter(pool).CreateClub(ctx, ledger.NewClub{Name: "Lasttest " + time.Now().Format("2006-01-02 15:04:05.000")})
+	_, secret, err := newLedgerWriter(pool, chain.Key{}).CreateClub(ctx, ledger.NewClub{Name: "Lasttest " + time.Now().Format("2006-01-02 15:04:05.000")})
 	return secret, err
 }
 

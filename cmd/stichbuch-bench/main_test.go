@@ -38,8 +38,15 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// With DATABASE_URL, STICHBUCH_CHAIN_KEY_FILE defaults to the tests' key
+// file: every database of a test binary is one installation's.
 func envFunc(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
+	return func(k string) string {
+		if v, ok := vars[k]; ok || k != "STICHBUCH_CHAIN_KEY_FILE" || vars["DATABASE_URL"] == "" {
+			return v
+		}
+		return pgtest.ChainKeyFile()
+	}
 }
 
 // service is the API on a loopback port of this process, as `stichbuch
@@ -60,7 +67,7 @@ func startService(t *testing.T, getenv func(string) string) service {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	handler, err := api.New(postgres.New(pool).Service(), log, api.Config{Notifier: postgres.Listen(ctx, pool, log)})
+	handler, err := api.New(postgres.New(pool, pgtest.ChainKey).Service(), log, api.Config{Notifier: postgres.Listen(ctx, pool, log)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
@@ -126,6 +127,9 @@ func spawnServe(t *testing.T, env []string, args ...string) *crashChild {
 	cmd.Env = append(append(os.Environ(),
 		crashChildEnv+"=1", crashArgsEnv+"="+string(argv),
 		"STICHBUCH_RATE_LIMIT=0", "LOG_LEVEL=warn", "LOG_FORMAT=text"), env...)
+	if slices.ContainsFunc(env, func(v string) bool { return strings.HasPrefix(v, "DATABASE_URL=") && v != "DATABASE_URL=" }) {
+		cmd.Env = append(cmd.Env, "STICHBUCH_CHAIN_KEY_FILE="+pgtest.ChainKeyFile())
+	}
 	c := &crashChild{cmd: cmd, done: make(chan struct{}), stdout: &syncBuffer{}, stderr: &runenv.TailBuffer{}}
 	c.pgLog = &lineFilter{re: regexp.MustCompile(`PostgreSQL`), next: c.stderr}
 	c.failed = &lineFilter{re: regexp.MustCompile(`status=500|panic`), next: c.pgLog}
@@ -434,9 +438,10 @@ func readStoredHands(t *testing.T, pool *pgxpool.Pool) map[int64]map[int]storedH
 // checkLedger checks the database against what the clients sent: every
 // acknowledged hand is stored with the facts sent, every stored hand is one
 // a client sent (same facts, session), numbers run 1..n, every hand has its
-// four entries, and postgres.Verify passes. It returns the hands found and,
-// per client, the stored hands no 2xx acknowledged.
-func checkLedger(t *testing.T, pool *pgxpool.Pool, loaders []*loader) (found int, unacked [][]int) {
+// four entries, and postgres.Verify passes with the service's chain key.
+// It returns the hands found and, per client, the stored hands no 2xx
+// acknowledged.
+func checkLedger(t *testing.T, pool *pgxpool.Pool, key chain.Key, loaders []*loader) (found int, unacked [][]int) {
 	t.Helper()
 	stored := readStoredHands(t, pool)
 	for _, l := range loaders {
@@ -476,7 +481,7 @@ func checkLedger(t *testing.T, pool *pgxpool.Pool, loaders []*loader) (found int
 		}
 		unacked = append(unacked, extra)
 	}
-	if err := postgres.Verify(context.Background(), pool, ledger.ZeroSumGames(), nil); err != nil {
+	if err := postgres.Verify(context.Background(), pool, key, ledger.ZeroSumGames(), nil); err != nil {
 		t.Errorf("verify: %v", err)
 	}
 	return found, unacked
@@ -485,9 +490,9 @@ func checkLedger(t *testing.T, pool *pgxpool.Pool, loaders []*loader) (found int
 // checkExactlyOnce checks the end state after the retries: every hand a
 // client meant to record is stored, once, and acknowledged, and every hand
 // went in through exactly one Idempotency-Key.
-func checkExactlyOnce(t *testing.T, pool *pgxpool.Pool, loaders []*loader) int {
+func checkExactlyOnce(t *testing.T, pool *pgxpool.Pool, key chain.Key, loaders []*loader) int {
 	t.Helper()
-	found, unacked := checkLedger(t, pool, loaders)
+	found, unacked := checkLedger(t, pool, key, loaders)
 	intended := 0
 	for i, l := range loaders {
 		intended += len(l.bodies)
@@ -617,7 +622,7 @@ func TestSIGKILLUnderLoadLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	found, unacked := checkLedger(t, pool, loaders)
+	found, unacked := checkLedger(t, pool, pgtest.ChainKey, loaders)
 	for i, l := range loaders {
 		// Only the one hand in flight at the kill may be stored unacknowledged.
 		if len(unacked[i]) > 1 || (len(unacked[i]) == 1 && unacked[i][0] != l.pending) {
@@ -662,7 +667,7 @@ func TestSIGKILLUnderLoadLosesNothing(t *testing.T) {
 			replayedN++
 		}
 	}
-	final := checkExactlyOnce(t, pool, loaders)
+	final := checkExactlyOnce(t, pool, pgtest.ChainKey, loaders)
 	t.Logf("after the retries: %d hands stored, each once (%d retried with their key, %d of them answered as replays); took %v",
 		final, retriedN, replayedN, time.Since(began).Round(time.Millisecond))
 	svc.stop(t)
@@ -864,7 +869,7 @@ func TestPostgresDownAndBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	found := checkExactlyOnce(t, pool, loaders)
+	found := checkExactlyOnce(t, pool, pgtest.ChainKey, loaders)
 	sent := sumLoaders(loaders, func(l *loader) int { return len(l.bodies) })
 	acked := sumLoaders(loaders, func(l *loader) int { return len(l.acked) })
 	replays := sumLoaders(loaders, func(l *loader) int { return l.replays })

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,7 +29,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger/backup"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
@@ -101,6 +104,16 @@ func (e *embedded) operator(t *testing.T, args ...string) (string, error) {
 	cmd.Env = append(append(os.Environ(), crashChildEnv+"=1", crashArgsEnv+"="+string(argv), "LOG_LEVEL=warn"), e.env(e.opTmp)...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// chainKey is the chain key serve created in the data directory.
+func (e *embedded) chainKey(t *testing.T) chain.Key {
+	t.Helper()
+	key, err := runenv.ChainKey(envFunc(nil), e.data, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
 }
 
 // getenv is the environment of an operator command run in this process.
@@ -282,7 +295,7 @@ func TestPostmasterKilledUnderLoadRecovers(t *testing.T) {
 		t.Errorf("%d of %d clients wrote again after /readyz was 200", n, len(loaders))
 	}
 
-	found := checkExactlyOnce(t, e.pool(t), loaders)
+	found := checkExactlyOnce(t, e.pool(t), e.chainKey(t), loaders)
 	if out, err := e.operator(t, "verify"); err != nil || !strings.Contains(out, "the ledger is whole") {
 		t.Errorf("stichbuch verify while serve runs: %v\n%s", err, out)
 	}
@@ -353,7 +366,7 @@ func TestTwoServesOnOneDataDirectory(t *testing.T) {
 				}
 			}
 			hc.CloseIdleConnections()
-		} else if found := checkExactlyOnce(t, e.pool(t), loaders); found != 10 {
+		} else if found := checkExactlyOnce(t, e.pool(t), e.chainKey(t), loaders); found != 10 {
 			t.Errorf("%d hands stored, want the 10 recorded before", found)
 		}
 		winner.stop(t)
@@ -363,7 +376,7 @@ func TestTwoServesOnOneDataDirectory(t *testing.T) {
 	for _, en := range entries {
 		names = append(names, en.Name())
 	}
-	if !slices.Equal(names, []string{"pg", "server.log", cluster.LockFile}) {
+	if !slices.Equal(names, []string{runenv.ChainKeyFileName, "pg", "server.log", cluster.LockFile}) {
 		t.Errorf("the data directory holds %v", names)
 	}
 	if _, err := os.Stat(filepath.Join(e.data, "pg", "PG_VERSION")); err != nil {
@@ -434,7 +447,7 @@ func TestOperatorCommandsWhileServing(t *testing.T) {
 		t.Errorf("the export holds %d tables and %d hands (%v), want 1 and 3", tables, hands, err)
 	}
 	record(2) // serve's server is still there
-	checkExactlyOnce(t, e.pool(t), loaders)
+	checkExactlyOnce(t, e.pool(t), e.chainKey(t), loaders)
 	svc.stop(t)
 	e.noTempDirs(t)
 	t.Logf("verify took %v while serve ran", verifyTook.Round(time.Millisecond))

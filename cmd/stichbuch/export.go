@@ -12,6 +12,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
@@ -36,7 +37,7 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer closeDB()
-	store := postgres.New(pool)
+	store := postgres.New(pool, chain.Key{}) // reads the hashes, computes none
 	if *out == "" {
 		sum, err := backup.Export(ctx, store, *clubID, stdout)
 		if err != nil {
@@ -61,10 +62,11 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 // it, re-scoring every hand and re-computing every settlement, verifies
 // the ledger afterwards and prints the club's new admin key.
 func importCmd(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, log *slog.Logger) error {
-	const usage = "usage: stichbuch import FILE"
+	const usage = "usage: stichbuch import [--foreign] FILE"
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs, getenv)
+	foreign := fs.Bool("foreign", false, "accept a document of another installation (or one without keyed hashes) and chain its hands anew with this installation's key")
 	// Flags may come before or after the file.
 	var files []string
 	rest := args
@@ -91,15 +93,23 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer closeDB()
-	in, err := backup.Import(ctx, postgres.New(pool), f)
+	key, err := db.chainKey(getenv, log)
+	if err != nil {
+		return err
+	}
+	in, err := backup.ImportWith(ctx, postgres.New(pool, key), f, backup.ImportOptions{Foreign: *foreign})
 	if err != nil {
 		return fmt.Errorf("import of %s refused, nothing stored: %w", files[0], err)
+	}
+	if in.Rekeyed > 0 {
+		fmt.Fprintf(stdout, "--foreign: %d hands and revisions were chained anew with this installation's key; "+
+			"their earlier hashes were not checked\n", in.Rekeyed)
 	}
 	fmt.Fprintf(stdout, "club %d %q imported from %s: %s; every hand re-scored to its stored points, every settlement re-computed\n",
 		in.Club.ID, in.Club.Name, files[0], exportSummary(in.Summary))
 	// The key first: the import is committed, and the key is shown only now.
 	fmt.Fprintf(stdout, "the document's API keys are not restored (they are kept revoked, as history); the club's new admin API key (shown once, keep it safe):\n%s\n", in.AdminKey)
-	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
+	if err := postgres.Verify(ctx, pool, key, ledger.ZeroSumGames(), nil); err != nil {
 		return fmt.Errorf("verify after import: %w", err)
 	}
 	fmt.Fprintln(stdout, "the ledger is whole")

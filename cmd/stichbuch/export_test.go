@@ -33,7 +33,7 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	store := postgres.New(pool).Service()
+	store := postgres.New(pool, pgtest.ChainKey).Service()
 	a, err := store.Authenticate(ctx, secret)
 	if err != nil {
 		t.Fatal(err)
@@ -92,8 +92,24 @@ func TestExportImportCommands(t *testing.T) {
 		t.Errorf("export left %d files in its directory, want only the document", len(entries))
 	}
 
+	// Another installation (another chain key) refuses the document, and
+	// takes it with --foreign, chained anew with its own key.
+	other := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn",
+		"STICHBUCH_CHAIN_KEY_FILE": filepath.Join(t.TempDir(), "other.key")})
+	if _, err := cmd(other, "import", file); err == nil || !strings.Contains(err.Error(), "nothing stored") ||
+		!strings.Contains(err.Error(), "hand 1: its hash was made with the chain key") || !strings.Contains(err.Error(), "--foreign") {
+		t.Errorf("import into another installation: %v, want a refusal naming hand 1 and --foreign", err)
+	}
+	out, err = cmd(other, "import", "--foreign", file)
+	if err != nil || !strings.Contains(out, "--foreign: 2 hands and revisions were chained anew") || !strings.Contains(out, "the ledger is whole") {
+		t.Errorf("import --foreign: %v\n%s", err, out)
+	}
+	if out, err := cmd(other, "verify"); err != nil || !strings.Contains(out, "the ledger is whole") {
+		t.Errorf("verify after import --foreign: %v\n%s", err, out)
+	}
+
 	out, err = cmd(dst, "import", file)
-	if err != nil || !strings.Contains(out, "2 hands") || !strings.Contains(out, "the ledger is whole") {
+	if err != nil || !strings.Contains(out, "2 hands") || !strings.Contains(out, "the ledger is whole") || strings.Contains(out, "--foreign") {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
 	// The club's keys are not restored; the import prints a new admin key.
@@ -111,7 +127,7 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restored.Close()
-	dstStore := postgres.New(restored).Service()
+	dstStore := postgres.New(restored, pgtest.ChainKey).Service()
 	if k, err := dstStore.Authenticate(ctx, newKey); err != nil || k.Role != ledger.RoleAdmin {
 		t.Errorf("the new admin key authenticates as %+v (%v)", k, err)
 	}
@@ -185,7 +201,7 @@ func TestExportImportOfAGeneratedHistory(t *testing.T) {
 func benchGenerate(t *testing.T, dbURL string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("go", append([]string{"run", "../stichbuch-bench", "generate"}, args...)...)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "LOG_LEVEL=warn")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "LOG_LEVEL=warn", "STICHBUCH_CHAIN_KEY_FILE="+pgtest.ChainKeyFile())
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go run ../stichbuch-bench generate %v: %v\n%s", args, err, out)
 	}

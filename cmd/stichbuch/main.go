@@ -24,6 +24,7 @@ import (
 	"github.com/stichbuch/stichbuch/api"
 	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
@@ -121,6 +122,13 @@ func (f dbFlags) database(ctx context.Context, getenv func(string) string, log *
 	return pool, func() { pool.Close(); db.Close() }, nil
 }
 
+// chainKey loads the installation's chain key (see runenv.ChainKey),
+// creating it on the first start; call it after the database is open, so
+// the data directory has its layout.
+func (f dbFlags) chainKey(getenv func(string) string, log *slog.Logger) (chain.Key, error) {
+	return runenv.ChainKey(getenv, f.data, log)
+}
+
 // migrated opens the database like database and migrates it, as every
 // command that reads or writes the ledger needs.
 func (f dbFlags) migrated(ctx context.Context, getenv func(string) string, log *slog.Logger) (*pgxpool.Pool, func(), error) {
@@ -155,12 +163,23 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer closeDB()
+	key, err := db.chainKey(getenv, log)
+	if err != nil {
+		return err
+	}
 	applied, err := postgres.Migrate(ctx, pool)
 	if err != nil {
 		return err
 	}
 	if len(applied) > 0 {
 		log.Info("migrated", "versions", applied)
+	}
+	sealed, err := postgres.SealLegacy(ctx, pool, key)
+	if err != nil {
+		return fmt.Errorf("sealing the rows of the trigger era: %w", err)
+	}
+	if len(sealed) > 0 {
+		log.Warn("sealed the hands and revisions of the trigger era (unkeyed hashes) with the chain key", "clubs", sealed)
 	}
 	cfg := api.DefaultConfig
 	cfg.Notifier = postgres.Listen(ctx, pool, log)
@@ -169,7 +188,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return fmt.Errorf("STICHBUCH_RATE_LIMIT: want requests per second per key (0: no limit), got %q", v)
 		}
 	}
-	handler, err := api.New(postgres.New(pool).Service(), log, cfg)
+	handler, err := api.New(postgres.New(pool, key).Service(), log, cfg)
 	if err != nil {
 		return err
 	}
@@ -304,7 +323,7 @@ func club(ctx context.Context, args []string, getenv func(string) string, stdout
 		return err
 	}
 	defer closeDB()
-	c, secret, err := postgres.New(pool).Service().CreateClub(ctx, ledger.NewClub{Name: name, TimeZone: *tz})
+	c, secret, err := postgres.New(pool, chain.Key{}).Service().CreateClub(ctx, ledger.NewClub{Name: name, TimeZone: *tz})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -38,8 +39,15 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// With DATABASE_URL, STICHBUCH_CHAIN_KEY_FILE defaults to the tests' key
+// file: every database of a test binary is one installation's.
 func envFunc(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
+	return func(k string) string {
+		if v, ok := vars[k]; ok || k != "STICHBUCH_CHAIN_KEY_FILE" || vars["DATABASE_URL"] == "" {
+			return v
+		}
+		return pgtest.ChainKeyFile()
+	}
 }
 
 // service is a running `stichbuch serve`, started through run().
@@ -144,6 +152,24 @@ func recordEvening(t *testing.T, base, key string) float64 {
 func standings(t *testing.T, base, key string, table float64) string {
 	raw, _ := json.Marshal(call(t, "GET", fmt.Sprintf("%s/v1/tables/%v/standings", base, table), key, nil, 200))
 	return string(raw)
+}
+
+// TestServeWantsAChainKeyWithDatabaseURL: with DATABASE_URL and no
+// STICHBUCH_CHAIN_KEY_FILE, serve, verify and import refuse to start,
+// saying what to set; club create needs no key.
+func TestServeWantsAChainKeyWithDatabaseURL(t *testing.T) {
+	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn", "STICHBUCH_CHAIN_KEY_FILE": ""})
+	createClub(t, getenv)
+	doc := filepath.Join(t.TempDir(), "club.ndjson")
+	if err := os.WriteFile(doc, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"serve", "--addr", "127.0.0.1:0"}, {"verify"}, {"import", doc}} {
+		err := run(context.Background(), append([]string{"stichbuch"}, args...), getenv, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "set STICHBUCH_CHAIN_KEY_FILE") {
+			t.Errorf("%s without a chain key: %v, want a refusal naming STICHBUCH_CHAIN_KEY_FILE", args[0], err)
+		}
+	}
 }
 
 // TestRunServesAndRecordsAHand starts the whole program on a free port

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
@@ -28,7 +29,11 @@ func verify(ctx context.Context, args []string, getenv func(string) string, stdo
 		return err
 	}
 	defer closeDB()
-	err = postgres.Verify(ctx, pool, ledger.ZeroSumGames(), func(invariant string) {
+	chainKey, err := db.chainKey(getenv, log)
+	if err != nil {
+		return err
+	}
+	err = postgres.Verify(ctx, pool, chainKey, ledger.ZeroSumGames(), func(invariant string) {
 		fmt.Fprintf(stdout, "ok    %s\n", invariant)
 	})
 	if err != nil {
@@ -71,7 +76,7 @@ func key(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer closeDB()
-	store := postgres.New(pool).Service()
+	store := postgres.New(pool, chain.Key{}).Service() // writes no hands
 	operator := ledger.Actor{ClubID: *clubID, Role: ledger.RoleAdmin}
 	if _, err := store.FindClub(ctx, operator); err != nil {
 		return fmt.Errorf("club %d: %w", *clubID, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 )
 
 // The records of the document, each checked with the API's own validation
@@ -183,6 +184,8 @@ func (im *importer) takeHand(h Hand) error {
 			tr.t.ID, h.Number, tr.hands+1)
 	case !isSHA256(h.Hash):
 		return im.invalid("hand.hash", "must be a SHA-256 in hex (64 digits)")
+	case !isKeyID(h.ChainKey):
+		return im.invalid("hand.chain_key", "must be a chain key's id in hex (16 digits), or left out")
 	}
 	if err := im.key("hand.recorded_by", h.RecordedBy); err != nil {
 		return err
@@ -213,6 +216,8 @@ func (im *importer) takeRevision(r Revision) error {
 		return im.invalid("revision.caused_by", "hand %d cannot have been changed by correcting hand %d", hr.h.Number, r.CausedBy)
 	case !isSHA256(r.Hash):
 		return im.invalid("revision.hash", "must be a SHA-256 in hex (64 digits)")
+	case !isKeyID(r.ChainKey):
+		return im.invalid("revision.chain_key", "must be a chain key's id in hex (16 digits), or left out")
 	case err != nil:
 		return im.within("revision", err)
 	case reason != r.Reason:
@@ -346,4 +351,14 @@ func idOr(p *int64, fallback int64) int64 {
 		return fallback
 	}
 	return *p
+}
+
+// isKeyID reports whether s is a chain key's id in hex, or empty (a hash
+// of the trigger era).
+func isKeyID(s string) bool {
+	if s == "" {
+		return true
+	}
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == chain.IDSize && s == hex.EncodeToString(b)
 }

@@ -24,8 +24,10 @@
 // its table's game resolves (ledger.CheckTerms); every hand re-scores
 // under its session's rule set; every settlement version and its
 // transfers re-compute, with its session's stake, settle mode and match
-// price, from the re-scored hands and the payments made before it; the store re-computes every hash of the
-// tamper-evidence chain. A tournament passes the API's own validation,
+// price, from the re-scored hands and the payments made before it; every
+// hand's and revision's hash of the tamper-evidence chain verifies with
+// the installation's chain key (ledger/chain), unless the operator imports
+// the document as foreign, which chains it anew. A tournament passes the API's own validation,
 // over tables of the document that play by the TSR, and each of its
 // rounds names a session per table, at that table, on the tournament's
 // date, in no other round, seated as a round is. Payments are facts the
@@ -168,10 +170,12 @@ func (t Terms) ledger() ledger.Terms {
 
 // Hand is a hand as recorded (its revision 1): the facts, the result
 // (points, lines, events, winners …), the table's state after it, who
-// recorded it when, and its tamper-evidence hash (hex), which the
-// importing database must compute to the same value. Its game is its
-// table's, its rule set its session's. The revisions corrections appended
-// follow it.
+// recorded it when, and its tamper-evidence hash (hex) with the id of the
+// chain key that made it (hex; none for a hash of the trigger era, an
+// unkeyed SHA-256). An import verifies the hash with its installation's
+// key (see ledger/chain); a hash of another key, or none, it accepts only
+// as foreign. Its game is its table's, its rule set its session's. The
+// revisions corrections appended follow it.
 type Hand struct {
 	ID         int64           `json:"id"`
 	TableID    int64           `json:"table_id"`
@@ -183,6 +187,7 @@ type Hand struct {
 	RecordedBy int64           `json:"recorded_by"`
 	RecordedAt time.Time       `json:"recorded_at"`
 	Hash       string          `json:"hash"`
+	ChainKey   string          `json:"chain_key,omitempty"`
 }
 
 // Revision is a revision of a hand a correction appended: new facts (or
@@ -201,6 +206,7 @@ type Revision struct {
 	RecordedBy int64           `json:"recorded_by"`
 	RecordedAt time.Time       `json:"recorded_at"`
 	Hash       string          `json:"hash"`
+	ChainKey   string          `json:"chain_key,omitempty"`
 }
 
 // Settlement is one stored version of a session's settlement; its body is

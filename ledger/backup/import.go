@@ -3,16 +3,19 @@ package backup
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 )
 
 // ImportStore is the store Import loads a document into.
 type ImportStore interface {
+	// ChainKey is the installation's chain key, which the document's
+	// hashes must verify with and the store's rows are chained with.
+	ChainKey() chain.Key
 	// ImportTx runs fn in one transaction: what fn loaded is committed
 	// when it returns nil and rolled back, all of it, when it returns an
 	// error.
@@ -26,13 +29,13 @@ type ImportTx interface {
 	// the clubs the store already holds.
 	LockClubs(ctx context.Context) (Present, error)
 	// Write inserts a batch of checked rows in one round trip, in the
-	// order of Batch's fields and each list in its order, and returns the
-	// hash the store computed for each of its hands and revisions as it
-	// chained it to the one before.
-	Write(ctx context.Context, b *Batch) (Hashes, error)
-	// Complete rebuilds the running totals from the entries and the
-	// statistics from the hands and the latest settlement versions, and
-	// moves the id sequences past the imported ids.
+	// order of Batch's fields and each list in its order, the hands and
+	// revisions with their links as given.
+	Write(ctx context.Context, b *Batch) error
+	// Complete rebuilds the running totals from the entries, the
+	// statistics from the hands and the latest settlement versions and
+	// each table's chain head from its last hand, and moves the id
+	// sequences past the imported ids.
 	Complete(ctx context.Context, clubID int64) error
 	// AddKey stores a new API key of the club under the next free id.
 	AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error)
@@ -70,13 +73,16 @@ type KeyRow struct {
 }
 
 // HandRow is a hand with its table's game and its session's rule set,
-// its revisions in order and the entries its history makes.
+// its revisions in order and the entries its history makes, and the links
+// of the hand and of each revision in the chain.
 type HandRow struct {
 	Hand
-	Game      string
-	Rules     json.RawMessage
-	Revisions []Revision
-	Entries   []Entry
+	Game          string
+	Rules         json.RawMessage
+	Revisions     []Revision
+	Entries       []Entry
+	Link          Link
+	RevisionLinks []Link
 }
 
 // SettlementRow is a settlement version with the body the ledger computed
@@ -94,13 +100,6 @@ type Present struct {
 	FirstName string
 }
 
-// Hashes are the tamper-evidence hashes (hex) a store computed for the
-// hands of a batch and for their revisions, each in the batch's order.
-type Hashes struct {
-	Hands     []string
-	Revisions []string
-}
-
 // Breach is an invariant a loaded ledger breaks, with its first breach.
 type Breach struct {
 	Invariant string
@@ -113,6 +112,19 @@ type Imported struct {
 	// AdminKey is the secret of the restored club's new admin key: the
 	// only key that opens it, shown once.
 	AdminKey string
+	// Rekeyed counts the hands and revisions a foreign import chained
+	// anew with this installation's key.
+	Rekeyed int
+}
+
+// ImportOptions are the operator's choices for an import.
+type ImportOptions struct {
+	// Foreign accepts hashes this installation's key cannot check (made
+	// with another installation's key, or unkeyed ones of the trigger era)
+	// and chains those hands and revisions, and every later one of their
+	// tables, anew with this installation's key. The document's content is
+	// still re-derived and checked as always; only its hashes are not.
+	Foreign bool
 }
 
 // AdminKeyLabel labels the admin key an import mints.
@@ -121,19 +133,26 @@ const AdminKeyLabel = "admin key of the import"
 // batchRows is how many rows Import hands the store at once.
 const batchRows = 1000
 
-// Import loads the document r holds into an empty store in one
+// Import is ImportWith without options: every hash must verify with the
+// installation's key.
+func Import(ctx context.Context, store ImportStore, r io.Reader) (Imported, error) {
+	return ImportWith(ctx, store, r, ImportOptions{})
+}
+
+// ImportWith loads the document r holds into an empty store in one
 // transaction, reading it a line at a time, or refuses it and stores
 // nothing.
 //
 // It refuses a store that holds any club (ECONFLICT). It checks every
-// record as it comes, with the API's own validation, re-scores every hand
-// in table order and re-computes every settlement version (see the package
-// documentation); it hands the store a batch at a time and refuses the
-// document when a hash the store computes differs from the document's.
-// Then it has the store rebuild what is derived, mints the club's new
-// admin key, and refuses the ledger when it breaks an invariant verify
-// checks; otherwise the transaction commits.
-func Import(ctx context.Context, store ImportStore, r io.Reader) (Imported, error) {
+// record as it comes, with the API's own validation, checks every hand's
+// and revision's hash with the installation's chain key (refusing one of
+// another key, or none, unless opts.Foreign), re-scores every hand in
+// table order and re-computes every settlement version (see the package
+// documentation); it hands the store a batch at a time. Then it has the
+// store rebuild what is derived, mints the club's new admin key, and
+// refuses the ledger when it breaks an invariant verify checks; otherwise
+// the transaction commits.
+func ImportWith(ctx context.Context, store ImportStore, r io.Reader, opts ImportOptions) (Imported, error) {
 	var out Imported
 	err := store.ImportTx(ctx, func(tx ImportTx) error {
 		present, err := tx.LockClubs(ctx)
@@ -147,7 +166,8 @@ func Import(ctx context.Context, store ImportStore, r io.Reader) (Imported, erro
 		}
 		im := &importer{tx: tx, now: time.Now().UTC().Truncate(time.Microsecond), keys: map[int64]bool{},
 			players: map[int64]string{}, playerNames: map[string]bool{}, tables: map[int64]tableRef{},
-			tableNames: map[string]bool{}, sessions: map[int64]sessionRef{}, tournaments: map[int64]*tournamentRun{}}
+			tableNames: map[string]bool{}, sessions: map[int64]sessionRef{}, tournaments: map[int64]*tournamentRun{},
+			chainKey: store.ChainKey(), foreign: opts.Foreign}
 		if err := im.read(ctx, NewReader(r)); err != nil {
 			return err
 		}
@@ -169,7 +189,7 @@ func Import(ctx context.Context, store ImportStore, r io.Reader) (Imported, erro
 		if breach != nil {
 			return ledger.Errorf(ledger.EINVALID, "the imported ledger breaks %q: %s", breach.Invariant, breach.Detail)
 		}
-		out = Imported{Summary: im.summary, AdminKey: ledger.KeyToken(im.club.ID, id, secret)}
+		out = Imported{Summary: im.summary, AdminKey: ledger.KeyToken(im.club.ID, id, secret), Rekeyed: im.rekeyed}
 		return nil
 	})
 	if err != nil {
@@ -208,42 +228,15 @@ func (im *importer) read(ctx context.Context, rd *Reader) error {
 	return im.flush(ctx)
 }
 
-// flush hands the batch to the store and compares the hashes it computed
-// with the document's. A refusal names the hand, never the computed hash:
-// a forger could copy it into the document.
+// flush hands the batch to the store.
 func (im *importer) flush(ctx context.Context) error {
 	b := im.batch
 	im.batch = Batch{}
-	computed, err := im.tx.Write(ctx, &b)
+	err := im.tx.Write(ctx, &b)
 	if ledger.ErrorCode(err) == ledger.ECONFLICT {
 		return ledger.Errorf(ledger.EINVALID, "the document lists an id twice, before line %d: %v", im.line+1, err)
 	}
-	if err != nil {
-		return err
-	}
-	mismatch := func(what string) error {
-		return ledger.Errorf(ledger.EINVALID,
-			"%s: its hash is not the one the database computes; its content, its recording time or an earlier hand or revision was changed", what)
-	}
-	revisions := 0
-	for i, h := range b.Hands {
-		if i >= len(computed.Hands) {
-			return fmt.Errorf("the store computed no hash for table %d, hand %d", h.TableID, h.Number)
-		}
-		if computed.Hands[i] != h.Hash {
-			return mismatch(fmt.Sprintf("table %d, hand %d", h.TableID, h.Number))
-		}
-		for _, r := range h.Revisions {
-			if revisions >= len(computed.Revisions) {
-				return fmt.Errorf("the store computed no hash for table %d, hand %d, revision %d", h.TableID, h.Number, r.Revision)
-			}
-			if computed.Revisions[revisions] != r.Hash {
-				return mismatch(fmt.Sprintf("table %d, hand %d, revision %d", h.TableID, h.Number, r.Revision))
-			}
-			revisions++
-		}
-	}
-	return nil
+	return err
 }
 
 // quoteLiteral quotes s as an SQL string literal, as PostgreSQL's

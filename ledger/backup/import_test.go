@@ -3,6 +3,7 @@ package backup_test
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -27,6 +29,50 @@ var dameFacts = json.RawMessage(`{"dealer": 1, "players": [
 	{"player": 4, "tricks": 1, "hearts": [11, 12]}]}`)
 
 func hash(c string) string { return strings.Repeat(c, 64) }
+
+// testKey is the chain key of the fake store's installation.
+var testKey, _ = chain.NewKey([]byte("the backup tests' chain key, 32 bytes or more"))
+
+// seal gives the hands and revisions of recs the hashes key chains them
+// with, as the installation that holds key writes them.
+func seal(t *testing.T, recs []backup.Record, key chain.Key) {
+	t.Helper()
+	var club int64
+	games := map[int64]string{}
+	rules := map[int64]json.RawMessage{}
+	heads := map[int64][]byte{}
+	var hand *backup.Hand
+	var head []byte
+	for _, r := range recs {
+		switch {
+		case r.Club != nil:
+			club = r.Club.ID
+		case r.Table != nil:
+			games[r.Table.ID] = r.Table.Game
+		case r.Session != nil:
+			rules[r.Session.ID] = r.Session.Terms.Rules
+		case r.Hand != nil:
+			h := r.Hand
+			sum, err := key.Hand(chain.HandContent{ClubID: club, TableID: h.TableID, SessionID: h.SessionID, Number: h.Number,
+				Game: games[h.TableID], Rules: rules[h.SessionID], Facts: h.Facts, Result: h.Result, StateAfter: h.StateAfter,
+				RecordedBy: h.RecordedBy, RecordedAt: h.RecordedAt}, heads[h.TableID])
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Hash, h.ChainKey = hex.EncodeToString(sum), key.IDHex()
+			heads[h.TableID], hand, head = sum, h, sum
+		case r.Revision != nil:
+			v := r.Revision
+			sum, err := key.Revision(chain.RevisionContent{ClubID: club, HandID: hand.ID, TableID: hand.TableID, Number: hand.Number,
+				Revision: v.Revision, Facts: v.Facts, Result: v.Result, StateAfter: v.StateAfter, Void: v.Void, Reason: v.Reason,
+				CausedBy: v.CausedBy, RecordedBy: v.RecordedBy, RecordedAt: v.RecordedAt}, head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.Hash, v.ChainKey, head = hex.EncodeToString(sum), key.IDHex(), sum
+		}
+	}
+}
 
 // club returns the records of a club with tables Schwarze Dame tables,
 // each with an open session of hands hands, one after the other: what
@@ -75,6 +121,7 @@ func club(t *testing.T, tables, hands int, void bool) []backup.Record {
 		}
 		table.State = state
 	}
+	seal(t, recs, testKey)
 	return recs
 }
 
@@ -97,11 +144,11 @@ func encode(t *testing.T, recs []backup.Record) []byte {
 type fakeStore struct {
 	present   backup.Present
 	breach    *backup.Breach
-	fail      error  // returned by Write
-	wrongHash string // returned for every hand, when set
+	fail      error // returned by Write
 	calls     []string
 	entries   map[int64][]backup.Entry
 	hands     int
+	links     []backup.Link
 	maxRows   int
 	read      *countingReader
 	readAt    []int64 // how much of the document was read at each Write
@@ -120,7 +167,9 @@ func (f *fakeStore) LockClubs(ctx context.Context) (backup.Present, error) {
 	return f.present, nil
 }
 
-func (f *fakeStore) Write(ctx context.Context, b *backup.Batch) (backup.Hashes, error) {
+func (f *fakeStore) ChainKey() chain.Key { return testKey }
+
+func (f *fakeStore) Write(ctx context.Context, b *backup.Batch) error {
 	if len(f.calls) == 0 || f.calls[len(f.calls)-1] != "write" {
 		f.calls = append(f.calls, "write")
 	}
@@ -130,22 +179,16 @@ func (f *fakeStore) Write(ctx context.Context, b *backup.Batch) (backup.Hashes, 
 	if f.entries == nil {
 		f.entries = map[int64][]backup.Entry{}
 	}
-	var h backup.Hashes
 	rows := len(b.Players) + len(b.Tables) + len(b.Sessions) + len(b.Keys)
 	for _, hand := range b.Hands {
 		f.entries[hand.ID] = hand.Entries
 		f.hands++
+		f.links = append(f.links, hand.Link)
+		f.links = append(f.links, hand.RevisionLinks...)
 		rows += 1 + len(hand.Revisions) + len(hand.Entries)
-		h.Hands = append(h.Hands, hand.Hash)
-		if f.wrongHash != "" {
-			h.Hands[len(h.Hands)-1] = f.wrongHash
-		}
-		for _, r := range hand.Revisions {
-			h.Revisions = append(h.Revisions, r.Hash)
-		}
 	}
 	f.maxRows = max(f.maxRows, rows)
-	return h, f.fail
+	return f.fail
 }
 
 func (f *fakeStore) Complete(ctx context.Context, clubID int64) error {
@@ -214,14 +257,80 @@ func TestImportRefusesANonEmptyStore(t *testing.T) {
 	}
 }
 
-// TestImportRefusesAHashThatDiffers checks that the refusal names the hand
-// and never the hash the store computed: a forger could paste it in.
+// TestImportRefusesAHashThatDiffers checks that a hash that is not the
+// installation's MAC of its hand is refused, naming the hand and never the
+// hash that would verify: a forger could paste it in.
 func TestImportRefusesAHashThatDiffers(t *testing.T) {
-	f := &fakeStore{wrongHash: hash("c")}
-	_, err := importDoc(f, encode(t, club(t, 1, 2, false)))
-	assertRefused(t, f, err, ledger.EINVALID, "table 1, hand 1: its hash is not the one the database computes")
-	if err != nil && strings.Contains(err.Error(), "cccc") {
-		t.Errorf("the refusal %q prints the hash the store computed", err)
+	recs := club(t, 1, 2, false)
+	var genuine string
+	for _, r := range recs {
+		if r.Hand != nil && r.Hand.Number == 2 {
+			genuine, r.Hand.Hash = r.Hand.Hash, hash("c")
+		}
+	}
+	f := &fakeStore{}
+	_, err := importDoc(f, encode(t, recs))
+	assertRefused(t, f, err, ledger.EINVALID, "table 1, hand 2: its hash does not verify with this installation's chain key")
+	if err != nil && strings.Contains(err.Error(), genuine) {
+		t.Errorf("the refusal %q prints the hash that verifies", err)
+	}
+}
+
+// TestImportRefusesAForeignChainUnlessTold: hashes of another key, or of
+// none, are refused, explaining --foreign; with it, every hand and
+// revision is chained anew with the installation's key, and counted.
+func TestImportRefusesAForeignChainUnlessTold(t *testing.T) {
+	other, _ := chain.NewKey([]byte("another installation's chain key!!"))
+	for name, change := range map[string]func(recs []backup.Record){
+		"another key": func(recs []backup.Record) { seal(t, recs, other) },
+		"no key": func(recs []backup.Record) {
+			for _, r := range recs {
+				if r.Hand != nil {
+					r.Hand.ChainKey = ""
+				}
+				if r.Revision != nil {
+					r.Revision.ChainKey = ""
+				}
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			recs := club(t, 2, 3, true)
+			change(recs)
+			doc := encode(t, recs)
+			f := &fakeStore{}
+			_, err := importDoc(f, doc)
+			assertRefused(t, f, err, ledger.EINVALID, "table 1, hand 1: its hash ")
+			if err != nil && !strings.Contains(err.Error(), "--foreign") {
+				t.Errorf("the refusal %q does not name --foreign", err)
+			}
+			f = &fakeStore{}
+			in, err := backup.ImportWith(context.Background(), f, bytes.NewReader(doc), backup.ImportOptions{Foreign: true})
+			if err != nil {
+				t.Fatalf("--foreign: %v", err)
+			}
+			if in.Rekeyed != 7 {
+				t.Errorf("%d hands and revisions chained anew, want 7", in.Rekeyed)
+			}
+			// The links are the ones the installation itself would write.
+			seal(t, recs, testKey)
+			var want []string
+			for _, r := range recs {
+				if r.Hand != nil {
+					want = append(want, r.Hand.Hash)
+				}
+				if r.Revision != nil {
+					want = append(want, r.Revision.Hash)
+				}
+			}
+			var got []string
+			for _, l := range f.links {
+				got = append(got, hex.EncodeToString(l.Hash))
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("the stored hashes are not this installation's chain")
+			}
+		})
 	}
 }
 

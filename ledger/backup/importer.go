@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 )
 
 // importer takes a document's records in order. It remembers what later
@@ -37,6 +38,10 @@ type importer struct {
 
 	batch   Batch
 	summary Summary
+
+	chainKey chain.Key // the installation's
+	foreign  bool      // chain anew what chainKey cannot check
+	rekeyed  int       // hands and revisions chained anew
 }
 
 // stage is the section of the document the importer is in; sections come
@@ -219,9 +224,16 @@ func (im *importer) closeHand() error {
 	if err != nil {
 		return ledger.Errorf(ledger.EINVALID, "table %d, hand %d: %v", hr.h.TableID, hr.h.Number, err)
 	}
+	// The chain last: content that does not re-derive is refused for
+	// what differs; content that does (a forger can re-score) must still
+	// carry this installation's hashes.
+	link, revLinks, err := im.chainHand(hr, im.table.t.Game, im.session.s)
+	if err != nil {
+		return err
+	}
 	im.session.hands = append(im.session.hands, versions)
 	im.batch.Hands = append(im.batch.Hands, HandRow{Hand: hr.h, Game: im.table.t.Game, Rules: im.session.s.Terms.Rules,
-		Revisions: hr.revs, Entries: entries})
+		Revisions: hr.revs, Entries: entries, Link: link, RevisionLinks: revLinks})
 	im.add(1 + len(hr.revs) + len(entries))
 	return nil
 }

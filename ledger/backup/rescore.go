@@ -19,6 +19,9 @@ type tableRun struct {
 	// the states after each of its versions.
 	state  json.RawMessage
 	before []json.RawMessage
+	// chain is the hash of the previous hand, in the document and as
+	// stored.
+	chain heads
 }
 
 // handRun is the hand being read, with its revisions so far.

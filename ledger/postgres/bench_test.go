@@ -38,7 +38,7 @@ type benchTable struct {
 func newBenchTables(b *testing.B, n int) (*ledger.Service, ledger.Actor, []benchTable) {
 	b.Helper()
 	ctx := context.Background()
-	store := postgres.New(pgtest.New(b)).Service()
+	store := postgres.New(pgtest.New(b), pgtest.ChainKey).Service()
 	_, secret, err := store.CreateClub(ctx, ledger.NewClub{Name: "Bench", TimeZone: "Europe/Berlin"})
 	if err != nil {
 		b.Fatal(err)

@@ -104,14 +104,14 @@ func (e exportTx) Sessions(ctx context.Context) (backup.Cursor[backup.Session], 
 // Hands reads the hands as recorded, by table and number.
 func (e exportTx) Hands(ctx context.Context) (backup.Cursor[backup.Hand], error) {
 	return openCursor(ctx, e, "export_hands", `
-		SELECT hand_id, table_id, session_id, number, facts, result, state_after, recorded_by, recorded_at, hash
+		SELECT hand_id, table_id, session_id, number, facts, result, state_after, recorded_by, recorded_at, hash, chain_key
 		FROM hands WHERE club_id = $1 ORDER BY table_id, number`,
 		func(r pgx.CollectableRow) (backup.Hand, error) {
 			var h backup.Hand
-			var hash []byte
+			var hash, key []byte
 			err := r.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Facts, &h.Result, &h.StateAfter,
-				&h.RecordedBy, &h.RecordedAt, &hash)
-			h.Hash, h.RecordedAt = hex.EncodeToString(hash), h.RecordedAt.UTC()
+				&h.RecordedBy, &h.RecordedAt, &hash, &key)
+			h.Hash, h.ChainKey, h.RecordedAt = hex.EncodeToString(hash), hex.EncodeToString(key), h.RecordedAt.UTC()
 			return h, err
 		})
 }
@@ -121,14 +121,14 @@ func (e exportTx) Hands(ctx context.Context) (backup.Cursor[backup.Hand], error)
 func (e exportTx) Revisions(ctx context.Context) (backup.Cursor[backup.Revision], error) {
 	return openCursor(ctx, e, "export_revisions", `
 		SELECT revision_id, hand_id, revision, facts, result, state_after, void, reason, caused_by,
-		       recorded_by, recorded_at, hash
+		       recorded_by, recorded_at, hash, chain_key
 		FROM hand_revisions WHERE club_id = $1 ORDER BY table_id, number, revision`,
 		func(r pgx.CollectableRow) (backup.Revision, error) {
 			var rev backup.Revision
-			var hash []byte
+			var hash, key []byte
 			err := r.Scan(&rev.ID, &rev.HandID, &rev.Revision, &rev.Facts, &rev.Result, &rev.StateAfter, &rev.Void, &rev.Reason,
-				&rev.CausedBy, &rev.RecordedBy, &rev.RecordedAt, &hash)
-			rev.Hash, rev.RecordedAt = hex.EncodeToString(hash), rev.RecordedAt.UTC()
+				&rev.CausedBy, &rev.RecordedBy, &rev.RecordedAt, &hash, &key)
+			rev.Hash, rev.ChainKey, rev.RecordedAt = hex.EncodeToString(hash), hex.EncodeToString(key), rev.RecordedAt.UTC()
 			return rev, err
 		})
 }

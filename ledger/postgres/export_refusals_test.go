@@ -28,7 +28,7 @@ var aHash = regexp.MustCompile(`[0-9a-f]{64}`)
 func refused(t *testing.T, doc []byte, code string, want ...string) {
 	t.Helper()
 	pool := pgtest.New(t)
-	_, err := importInto(postgres.New(pool), doc)
+	_, err := importInto(postgres.New(pool, pgtest.ChainKey), doc)
 	if err == nil {
 		t.Fatalf("the import was not refused, want %s saying %q", code, want)
 	}
@@ -240,7 +240,7 @@ func TestImportRefusals(t *testing.T) {
 
 	t.Run("a database that holds a club", func(t *testing.T) {
 		pool := pgtest.New(t)
-		store := postgres.New(pool)
+		store := postgres.New(pool, pgtest.ChainKey)
 		_, _, err := store.Service().CreateClub(ctx, ledger.NewClub{Name: "Schon da", TimeZone: ""})
 		must(t, err)
 		_, err = importInto(store, original)
@@ -301,7 +301,7 @@ func TestImportRefusals(t *testing.T) {
 			h = hand(recs, src.tables[1], 3)
 			h.RecordedAt = h.RecordedAt.Add(time.Microsecond)
 		})
-		refused(t, doc, ledger.EINVALID, fmt.Sprintf("table %d, hand %d: its hash is not the one the database computes", h.TableID, h.Number))
+		refused(t, doc, ledger.EINVALID, fmt.Sprintf("table %d, hand %d: its hash does not verify with this installation's chain key", h.TableID, h.Number))
 	})
 
 	t.Run("a wrong format marker", func(t *testing.T) {

@@ -113,7 +113,7 @@ func newHistory(t *testing.T) *history {
 	t.Helper()
 	ctx := context.Background()
 	h := &history{pool: pgtest.New(t), open: map[int64]int64{}}
-	h.db = postgres.New(h.pool)
+	h.db = postgres.New(h.pool, pgtest.ChainKey)
 	h.store = h.db.Service()
 	var err error
 	h.club, h.adminSecret, err = h.store.CreateClub(ctx, ledger.NewClub{Name: "Skatclub Eichel <Süd> & \"Nord\"", TimeZone: "Europe/Berlin"})
@@ -341,7 +341,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}
 
 	pool := pgtest.New(t)
-	dstDB := postgres.New(pool)
+	dstDB := postgres.New(pool, pgtest.ChainKey)
 	dst := dstDB.Service()
 	imported, err := importInto(dstDB, first)
 	must(t, err)
@@ -349,7 +349,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if !bytes.Equal(first, second) {
 		t.Fatalf("the export of the imported ledger differs from the original at %s", firstDifference(first, second))
 	}
-	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
+	if err := postgres.Verify(ctx, pool, pgtest.ChainKey, ledger.ZeroSumGames(), nil); err != nil {
 		t.Fatalf("verify after import: %v", err)
 	}
 	assertVersionsRestarted(t, pool)
@@ -447,7 +447,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	} else if _, err := dst.Authenticate(ctx, secret); err != nil {
 		t.Errorf("a new club's key after import: %v", err)
 	}
-	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
+	if err := postgres.Verify(ctx, pool, pgtest.ChainKey, ledger.ZeroSumGames(), nil); err != nil {
 		t.Errorf("verify after recording on the imported ledger: %v", err)
 	}
 }
@@ -505,7 +505,7 @@ func assertEmpty(t *testing.T, pool *pgxpool.Pool) {
 }
 
 func TestExportUnknownClub(t *testing.T) {
-	_, err := backup.Export(context.Background(), postgres.New(pgtest.New(t)), 42, io.Discard)
+	_, err := backup.Export(context.Background(), postgres.New(pgtest.New(t), pgtest.ChainKey), 42, io.Discard)
 	assertCode(t, err, ledger.ENOTFOUND)
 }
 
@@ -521,8 +521,8 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents",
 		"sessions":          "club_id session_id table_id date opened_at closed_at rules stake_num stake_den settle_mode match_loss_cents",
 		"session_players":   "club_id session_id seat player_id",
-		"hands":             "club_id hand_id table_id session_id number facts result state_after recorded_by recorded_at prev_hash hash",
-		"hand_revisions":    "club_id revision_id hand_id table_id number revision facts result state_after void reason caused_by recorded_by recorded_at prev_hash hash",
+		"hands":             "club_id hand_id table_id session_id number facts result state_after recorded_by recorded_at hash chain_key",
+		"hand_revisions":    "club_id revision_id hand_id table_id number revision facts result state_after void reason caused_by recorded_by recorded_at hash chain_key",
 		"settlements":       "club_id settlement_id session_id version body created_at",
 		"transfers":         "club_id transfer_id settlement_id from_player to_player cents",
 		"transfer_payments": "club_id transfer_id paid_at recorded_by",
@@ -535,6 +535,13 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"api_keys ":  "role secret_hash revoked_at",
 		"hands ":     "game rules",
 		"transfers ": "session_id",
+		// Derived from the chain on import: a row's prev_hash is the hash
+		// of the hand (or revision) before it, as stored (the import checks
+		// the document's hashes against it, or, for a foreign document,
+		// chains the rows anew); a table's last_hash is its last hand's.
+		"hands  ":          "prev_hash",
+		"hand_revisions  ": "prev_hash",
+		"tables  ":         "last_hash",
 		// Rebuilt on import from the hands' and revisions' results and the
 		// latest settlements.
 		"entries":        "club_id entry_id hand_id table_id session_id player_id num den revision",
@@ -560,6 +567,9 @@ func TestExportCoversTheSchema(t *testing.T) {
 		// code is good once, for minutes, and only as a key's precursor.
 		"api_keys  ": "table_id",
 		"join_codes": "club_id join_id table_id role code_hash created_by created_at expires_at redeemed_at key_id",
+		// A seal covers this installation's rows of the trigger era; an
+		// import chains every row with the key, so it has none to seal.
+		"chain_seals": "club_id hands revisions seal chain_key sealed_at",
 	}
 	maps.Copy(covered, tournamentColumns)
 	known := map[string]bool{}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -73,10 +75,13 @@ func (s *Store) HandByID(ctx context.Context, clubID, id int64) (ledger.Hand, er
 // AppendHand stores a new hand in one round trip: one pipeline, which
 // PostgreSQL runs as one transaction (one Sync) and commits before it
 // answers. Its first statement is the compare-and-set on the table's
-// version, which also takes the table's row lock; if the table changed,
-// it fails and nothing after it runs. Then the hand with its entries, its
-// statistics rows and its Idempotency-Key; the running totals; the change
-// last, so the club's change counter is held only through the commit.
+// version, which also takes the table's row lock and moves the table's
+// chain head to the new hand's hash; if the table changed, it fails and
+// nothing after it runs. The hand's hash chains it to the head read with
+// that version (r.Table.ChainHead), computed here with the store's key.
+// Then the hand with its entries, its statistics rows and its
+// Idempotency-Key; the running totals; the change last, so the club's
+// change counter is held only through the commit.
 func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
 	res := r.Result
 	stored, err := encodeResult(res)
@@ -84,18 +89,26 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		return ledger.Hand{}, err
 	}
 	h := ledger.Hand{TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game, Rules: r.Session.Terms.Rules,
-		Facts: r.Facts, Result: res, RecordedBy: r.RecordedBy, Revision: 1}
+		Facts: r.Facts, Result: res, RecordedBy: r.RecordedBy, RecordedAt: time.Now().UTC().Truncate(time.Microsecond), Revision: 1}
+	link := chainLink{prev: r.Table.ChainHead, key: s.key.ID()}
+	link.hash, err = s.key.Hand(chain.HandContent{ClubID: clubID, TableID: h.TableID, SessionID: h.SessionID, Number: h.Number,
+		Game: h.Game, Rules: h.Rules, Facts: h.Facts, Result: stored, StateAfter: res.State, RecordedBy: h.RecordedBy,
+		RecordedAt: h.RecordedAt}, link.prev)
+	if err != nil {
+		return ledger.Hand{}, err
+	}
+	h.Hash = link.hash
 	players, nums, dens := pointColumns(res.Points)
 	b := &pgx.Batch{}
 	b.Queue(`
 		WITH t AS (
-			UPDATE tables SET hands = $3, state = $4, version = version + 1
-			WHERE club_id = $1 AND table_id = $2 AND version = $5
+			UPDATE tables SET hands = $3, state = $4, version = version + 1, last_hash = $6
+			WHERE club_id = $1 AND table_id = $2 AND version = $5 AND last_hash IS NOT DISTINCT FROM $7
 			RETURNING 1
 		)
 		SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table')`,
-		clubID, h.TableID, h.Number, res.State, r.Table.Version)
-	queueInsertHand(b, clubID, r, stored).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID, &h.RecordedAt) })
+		clubID, h.TableID, h.Number, res.State, r.Table.Version, link.hash, link.prev)
+	queueInsertHand(b, clubID, r, stored, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID) })
 	queueTotals(b, clubID, h, players, nums, dens, r.Attendance)
 	queueChange(b, clubID, r.Change)
 	err = send(ctx, s.pool, b)
@@ -105,10 +118,16 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 	return h, mapError(err)
 }
 
+// chainLink is a row's place in the chain: the hash it chains to, its own,
+// and the id of the key that made it.
+type chainLink struct {
+	prev, hash, key []byte
+}
+
 // queueInsertHand queues one statement: the hand, its entries, its
 // statistics rows (and its open session's stat_open row) and its
 // Idempotency-Key, all from the hand's new id.
-func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []byte) *pgx.QueuedQuery {
+func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []byte, at time.Time, link chainLink) *pgx.QueuedQuery {
 	st := statColumnsOf(r.Stats)
 	players, nums, dens := pointColumns(r.Result.Points)
 	key, hash := "", []byte(nil)
@@ -117,9 +136,10 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []b
 	}
 	return b.Queue(`
 		WITH h AS (
-			INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-			RETURNING hand_id, recorded_at
+			INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by,
+			                   recorded_at, prev_hash, hash, chain_key)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $28, $29, $30, $31)
+			RETURNING hand_id
 		), e AS (
 			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
 			SELECT $1, h.hand_id, $2, $3, e.player, e.num, e.den
@@ -143,11 +163,11 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []b
 			INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
 			SELECT $1, $25, $26, $27, h.hand_id FROM h WHERE $25 <> ''
 		)
-		SELECT hand_id, recorded_at FROM h`,
+		SELECT hand_id FROM h`,
 		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, r.Session.Terms.Rules, r.Facts, stored, r.Result.State, r.RecordedBy,
 		players, nums, dens, r.Session.Date,
 		st.players, st.nums, st.dens, st.outcomes, st.presents, st.satOuts, st.parties, st.keyPlayers, st.keys, st.counts,
-		key, hash, string(ledger.KindHand))
+		key, hash, string(ledger.KindHand), at, link.prev, link.hash, link.key)
 }
 
 // queueTotals queues the moves of the table's and the session's running
@@ -222,10 +242,11 @@ func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.P
 const selectHand = `
 	SELECT h.hand_id, h.table_id, h.session_id, h.number, h.game, h.rules,
 	       coalesce(r.facts, h.facts), coalesce(r.result, h.result), coalesce(r.state_after, h.state_after),
-	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, '')
+	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, ''),
+	       coalesce(r.hash, h.hash)
 	FROM hands h
 	LEFT JOIN LATERAL (
-		SELECT facts, result, state_after, revision, void, reason FROM hand_revisions r
+		SELECT facts, result, state_after, revision, void, reason, hash FROM hand_revisions r
 		WHERE r.club_id = h.club_id AND r.hand_id = h.hand_id
 		ORDER BY r.revision DESC LIMIT 1) r ON true`
 
@@ -237,7 +258,7 @@ func scanHand(row pgx.Row) (ledger.Hand, error) {
 	var h ledger.Hand
 	var result []byte
 	err := row.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Game, &h.Rules, &h.Facts, &result, &h.Result.State,
-		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void, &h.Reason)
+		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void, &h.Reason, &h.Hash)
 	if err != nil {
 		return h, err
 	}

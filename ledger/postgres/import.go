@@ -2,13 +2,13 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 )
 
 var (
@@ -19,7 +19,7 @@ var (
 // ImportTx runs backup.Import's steps in one transaction: committed when fn
 // returns nil, rolled back when it returns an error.
 func (s *Store) ImportTx(ctx context.Context, fn func(backup.ImportTx) error) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return fn(&importTx{Tx: t}) })
+	return s.tx(ctx, func(t pgx.Tx) error { return fn(&importTx{Tx: t, key: s.key}) })
 }
 
 // importTx is the transaction of an import: backup's ImportTx port. It
@@ -29,6 +29,7 @@ type importTx struct {
 	pgx.Tx
 	club    int64 // the club, once inserted
 	batches int   // written so far
+	key     chain.Key
 }
 
 // LockClubs locks the clubs table against new clubs until the transaction
@@ -44,10 +45,11 @@ func (t *importTx) LockClubs(ctx context.Context) (backup.Present, error) {
 	return p, err
 }
 
-// Write inserts a batch in one round trip, in the order of its fields,
-// and returns the hashes the chain triggers computed for its hands and
-// revisions.
-func (t *importTx) Write(ctx context.Context, b *backup.Batch) (backup.Hashes, error) {
+// ChainKey is the installation's chain key the store was made with.
+func (s *Store) ChainKey() chain.Key { return s.key }
+
+// Write inserts a batch in one round trip, in the order of its fields.
+func (t *importTx) Write(ctx context.Context, b *backup.Batch) error {
 	q := &pgx.Batch{}
 	if c := b.Club; c != nil {
 		t.club = c.ID
@@ -57,19 +59,17 @@ func (t *importTx) Write(ctx context.Context, b *backup.Batch) (backup.Hashes, e
 	club := t.club
 	queueMembers(q, club, b)
 	queueTables(q, club, b)
-	hashes := queueHands(q, club, b.Hands)
+	queueHands(q, club, b.Hands)
 	queueMoney(q, club, b)
 	queueTournaments(q, club, b)
 	if err := send(ctx, t.Tx, q); err != nil {
-		return backup.Hashes{}, err
+		return err
 	}
 	t.batches++
 	if t.batches&(t.batches-1) == 0 {
-		if err := analyzeImport(ctx, t.Tx); err != nil {
-			return backup.Hashes{}, err
-		}
+		return analyzeImport(ctx, t.Tx)
 	}
-	return *hashes, nil
+	return nil
 }
 
 // analyzeImport refreshes the planner's statistics of the tables an
@@ -87,11 +87,15 @@ func analyzeImport(ctx context.Context, tx pgx.Tx) error {
 	return err
 }
 
-// Complete sums the running totals from the entries, rebuilds the
-// statistics as RebuildStats does, and moves the identity sequences past
-// the imported ids.
+// Complete sums the running totals from the entries, sets each table's
+// chain head to its last hand's hash, rebuilds the statistics as
+// RebuildStats does, and moves the identity sequences past the imported
+// ids.
 func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 	b := &pgx.Batch{}
+	b.Queue(`
+		UPDATE tables t SET last_hash = h.hash FROM hands h
+		WHERE t.club_id = $1 AND h.club_id = t.club_id AND h.table_id = t.table_id AND h.number = t.hands`, clubID)
 	b.Queue(`
 		INSERT INTO table_totals (club_id, table_id, player_id, num, den, hands)
 		SELECT club_id, table_id, player_id, s.total[1], s.total[2], s.n
@@ -132,22 +136,11 @@ func (t *importTx) AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (i
 // FirstBreach runs Verify's checks inside the import's transaction, so an
 // import that would leave a breach can be rolled back.
 func (t *importTx) FirstBreach(ctx context.Context, zeroSumGames []string) (*backup.Breach, error) {
-	for _, c := range checks {
-		var args []any
-		if c.zeroSum {
-			args = append(args, zeroSumGames)
-		}
-		var detail string
-		err := t.QueryRow(ctx, c.query, args...).Scan(&detail)
-		if errors.Is(err, pgx.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("checking %q: %w", c.name, err)
-		}
-		return &backup.Breach{Invariant: c.name, Detail: detail}, nil
+	b, err := firstBreach(ctx, t.Tx, t.key, zeroSumGames, nil)
+	if err != nil || b == nil {
+		return nil, err
 	}
-	return nil, nil
+	return &backup.Breach{Invariant: b.Invariant, Detail: b.Detail}, nil
 }
 
 // identityColumns are the identity columns whose values an import keeps;
@@ -197,38 +190,31 @@ func queueTables(q *pgx.Batch, club int64, b *backup.Batch) {
 	}
 }
 
-// queueHands queues the inserts of the hands, one statement each in table
-// and number order, so the chain trigger finds each previous hand, then
-// each hand's revisions in order and its entries; the hashes the database
-// computes are filled in when the batch is sent.
-func queueHands(q *pgx.Batch, club int64, hands []backup.HandRow) *backup.Hashes {
-	hashes := &backup.Hashes{Hands: make([]string, len(hands))}
-	for i, h := range hands {
+// queueHands queues the inserts of the hands, in table and number order,
+// each with its link in the chain as the import checked it, then each
+// hand's revisions in order and its entries.
+func queueHands(q *pgx.Batch, club int64, hands []backup.HandRow) {
+	for _, h := range hands {
 		q.Queue(`
 			INSERT INTO hands (club_id, hand_id, table_id, session_id, number, game, rules, facts, result,
-			                   state_after, recorded_by, recorded_at) OVERRIDING SYSTEM VALUE
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-			RETURNING encode(hash, 'hex')`,
+			                   state_after, recorded_by, recorded_at, prev_hash, hash, chain_key) OVERRIDING SYSTEM VALUE
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 			club, h.ID, h.TableID, h.SessionID, h.Number, h.Game, h.Rules, h.Facts, h.Result,
-			h.StateAfter, h.RecordedBy, h.RecordedAt).
-			QueryRow(func(row pgx.Row) error { return row.Scan(&hashes.Hands[i]) })
+			h.StateAfter, h.RecordedBy, h.RecordedAt, h.Link.Prev, h.Link.Hash, h.Link.Key)
 	}
 	for _, h := range hands {
-		for _, r := range h.Revisions {
-			at := len(hashes.Revisions)
-			hashes.Revisions = append(hashes.Revisions, "")
+		for i, r := range h.Revisions {
+			l := h.RevisionLinks[i]
 			q.Queue(`
 				INSERT INTO hand_revisions (club_id, revision_id, hand_id, table_id, number, revision, facts, result,
-				                            state_after, void, reason, caused_by, recorded_by, recorded_at) OVERRIDING SYSTEM VALUE
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-				RETURNING encode(hash, 'hex')`,
+				                            state_after, void, reason, caused_by, recorded_by, recorded_at,
+				                            prev_hash, hash, chain_key) OVERRIDING SYSTEM VALUE
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
 				club, r.ID, h.ID, h.TableID, h.Number, r.Revision, r.Facts, r.Result,
-				r.StateAfter, r.Void, r.Reason, r.CausedBy, r.RecordedBy, r.RecordedAt).
-				QueryRow(func(row pgx.Row) error { return row.Scan(&hashes.Revisions[at]) })
+				r.StateAfter, r.Void, r.Reason, r.CausedBy, r.RecordedBy, r.RecordedAt, l.Prev, l.Hash, l.Key)
 		}
 		queueEntries(q, club, h)
 	}
-	return hashes
 }
 
 // queueEntries queues the insert of hand h's entries, in their order.

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 )
 
 // HandsAfter returns a table's hands numbered after `after`, in order, as
@@ -21,19 +22,40 @@ func (t *tx) HandsAfter(ctx context.Context, tableID int64, after int) ([]ledger
 
 // AppendRevision stores a hand's next revision with its difference
 // entries, moves the running totals by the differences, records the
-// change, and replaces the hand's statistics rows.
+// change, and replaces the hand's statistics rows. The revision's hash
+// chains it to the hand's current one (r.Hand.Hash, read under the
+// table's lock); the insert refuses (as stale) a hand whose current
+// revision is not that one.
 func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error {
 	stored, err := encodeResult(r.Result)
 	if err != nil {
 		return err
 	}
 	h := r.Hand
+	at, err := t.clock(ctx)
+	if err != nil {
+		return err
+	}
+	link := chainLink{prev: h.Hash, key: t.key.ID()}
+	link.hash, err = t.key.Revision(chain.RevisionContent{ClubID: t.club, HandID: h.ID, TableID: h.TableID, Number: h.Number,
+		Revision: r.Revision, Facts: r.Facts, Result: stored, StateAfter: r.Result.State, Void: r.Void, Reason: r.Reason,
+		CausedBy: r.CausedBy, RecordedBy: r.RecordedBy, RecordedAt: at}, link.prev)
+	if err != nil {
+		return err
+	}
 	players, nums, dens := pointColumns(r.Diffs)
 	b := &pgx.Batch{}
 	b.Queue(`
-		INSERT INTO hand_revisions (club_id, hand_id, table_id, number, revision, facts, result, state_after, void, reason, caused_by, recorded_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-		t.club, h.ID, h.TableID, h.Number, r.Revision, r.Facts, stored, r.Result.State, r.Void, r.Reason, r.CausedBy, r.RecordedBy)
+		WITH head AS (
+			SELECT stichbuch_expect(coalesce(
+				(SELECT p.hash FROM hand_revisions p WHERE p.club_id = $1 AND p.hand_id = $2 AND p.revision = $5 - 1),
+				(SELECT h.hash FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2)) IS NOT DISTINCT FROM $14, 'the hand')
+		)
+		INSERT INTO hand_revisions (club_id, hand_id, table_id, number, revision, facts, result, state_after, void, reason, caused_by,
+		                            recorded_by, recorded_at, prev_hash, hash, chain_key)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16 FROM head`,
+		t.club, h.ID, h.TableID, h.Number, r.Revision, r.Facts, stored, r.Result.State, r.Void, r.Reason, r.CausedBy, r.RecordedBy,
+		at, link.prev, link.hash, link.key)
 	if len(r.Diffs) > 0 {
 		b.Queue(`
 			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den, revision)

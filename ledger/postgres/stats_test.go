@@ -53,7 +53,7 @@ func newStatsWorld(t *testing.T) *statsWorld {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.New(t)
-	db := postgres.New(pool)
+	db := postgres.New(pool, pgtest.ChainKey)
 	store := db.Service()
 	w := &statsWorld{store: store, db: db, pool: pool, p: map[string]int64{}, sessions: map[string]ledger.Session{}, hands: map[string]ledger.Hand{}}
 	w.actor = newActor(t, store, "Doko-Club Eichel")

@@ -22,16 +22,19 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/migrations"
 )
 
 // Store implements the ledger's ports on a pgx pool.
 type Store struct {
 	pool *pgxpool.Pool
+	key  chain.Key
 }
 
-// New returns a store on pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+// New returns a store on pool that chains the hands and revisions it
+// writes with key, the installation's chain key (see ledger/chain).
+func New(pool *pgxpool.Pool, key chain.Key) *Store { return &Store{pool: pool, key: key} }
 
 // Ports returns the store as every port of the ledger.
 func (s *Store) Ports() ledger.Ports {
@@ -121,13 +124,27 @@ func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 
 // InTx runs a write flow of a club in one transaction.
 func (s *Store) InTx(ctx context.Context, clubID int64, fn func(ledger.Tx) error) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return fn(&tx{Tx: t, club: clubID}) })
+	return s.tx(ctx, func(t pgx.Tx) error { return fn(&tx{Tx: t, club: clubID, key: s.key}) })
 }
 
 // tx is one transaction of a club's write flow: the ledger's Tx port.
 type tx struct {
 	pgx.Tx
 	club int64
+	key  chain.Key // chains the revisions it appends
+	now  time.Time // the transaction's now(), once read
+}
+
+// clock returns the transaction's now(), the time PostgreSQL stamps every
+// row of the transaction with, reading it once: a row whose hash covers
+// its time is stamped with it before it is inserted.
+func (t *tx) clock(ctx context.Context) (time.Time, error) {
+	if t.now.IsZero() {
+		if err := t.QueryRow(ctx, `SELECT now()`).Scan(&t.now); err != nil {
+			return time.Time{}, err
+		}
+	}
+	return t.now, nil
 }
 
 var (

@@ -33,7 +33,7 @@ func newFixture(t *testing.T) fixture {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.New(t)
-	store := postgres.New(pool).Service()
+	store := postgres.New(pool, pgtest.ChainKey).Service()
 	_, secret, err := store.CreateClub(ctx, ledger.NewClub{Name: "Skatfreunde Eichel", TimeZone: "Europe/Berlin"})
 	must(t, err)
 	actor, err := store.Authenticate(ctx, secret)

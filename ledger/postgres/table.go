@@ -125,14 +125,14 @@ func collectStandings(ctx context.Context, q queryer, query string, args ...any)
 	return list, err
 }
 
-const tableColumns = `table_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents, hands, state, created_at, version`
+const tableColumns = `table_id, name, game, preset, options, rules, stake_num, stake_den, settle_mode, match_loss_cents, hands, state, created_at, version, last_hash`
 
 const selectTable = `SELECT ` + tableColumns + ` FROM tables`
 
 func scanTable(row pgx.Row, t *ledger.Table) error {
 	var num, den int64
 	var mode string
-	err := row.Scan(&t.ID, &t.Name, &t.Game, &t.Preset, &t.Options, &t.Rules, &num, &den, &mode, &t.MatchLossCents, &t.Hands, &t.State, &t.CreatedAt, &t.Version)
+	err := row.Scan(&t.ID, &t.Name, &t.Game, &t.Preset, &t.Options, &t.Rules, &num, &den, &mode, &t.MatchLossCents, &t.Hands, &t.State, &t.CreatedAt, &t.Version, &t.ChainHead)
 	t.Stake, t.SettleMode = score.Frac(num, max(den, 1)), ledger.SettleMode(mode)
 	return err
 }

@@ -43,7 +43,7 @@ func TestSessionTermsRoundTrip(t *testing.T) {
 		t.Fatalf("the document's terms: %+v, %d retired players, want 1", terms, retired)
 	}
 	pool := pgtest.New(t)
-	dst := postgres.New(pool)
+	dst := postgres.New(pool, pgtest.ChainKey)
 	_, err = importInto(dst, first)
 	must(t, err)
 	if second := exportBytes(t, dst, l.club.ID); !bytes.Equal(first, second) {
@@ -60,7 +60,7 @@ func TestSessionTermsRoundTrip(t *testing.T) {
 		must(t, err)
 		sameAsJSON(t, fmt.Sprintf("session %d's settlement", id), a, b)
 	}
-	if err := postgres.Verify(ctx, pool, ledger.ZeroSumGames(), nil); err != nil {
+	if err := postgres.Verify(ctx, pool, pgtest.ChainKey, ledger.ZeroSumGames(), nil); err != nil {
 		t.Errorf("verify after import: %v", err)
 	}
 }

@@ -38,7 +38,7 @@ func newTermsLedger(t *testing.T) *termsLedger {
 	t.Helper()
 	ctx := context.Background()
 	l := &termsLedger{pool: pgtest.New(t)}
-	l.db = postgres.New(l.pool)
+	l.db = postgres.New(l.pool, pgtest.ChainKey)
 	l.svc = l.db.Service()
 	var secret string
 	var err error

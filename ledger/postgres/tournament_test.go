@@ -41,7 +41,7 @@ func newTournamentLedger(t *testing.T) tournamentLedger {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.New(t)
-	srcDB := postgres.New(pool)
+	srcDB := postgres.New(pool, pgtest.ChainKey)
 	src := srcDB.Service()
 	club, secret, err := src.CreateClub(ctx, ledger.NewClub{Name: "Doko-Club Eichel", TimeZone: "Europe/Berlin"})
 	must(t, err)
@@ -100,7 +100,7 @@ func TestTournamentExportImport(t *testing.T) {
 		t.Fatalf("the document's tournaments: %+v, rounds %+v", tournaments, rounds)
 	}
 	dstPool := pgtest.New(t)
-	dstDB := postgres.New(dstPool)
+	dstDB := postgres.New(dstPool, pgtest.ChainKey)
 	_, err := importInto(dstDB, first)
 	must(t, err)
 	if second := exportBytes(t, dstDB, club.ID); !bytes.Equal(first, second) {

@@ -1,11 +1,15 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stichbuch/stichbuch/ledger/chain"
 )
 
 // A check is one invariant of the ledger: a query that returns a row
@@ -15,6 +19,44 @@ type check struct {
 	query string
 	// zeroSum marks a query that takes the zero-sum games as $1.
 	zeroSum bool
+	// chain, instead of query, checks in Go: it returns the first
+	// breach's detail, "" when there is none.
+	chain func(ctx context.Context, q pgx.Tx, key chain.Key) (string, error)
+}
+
+// firstBreach runs the checks in q (a transaction that sees one snapshot)
+// and returns the first breach, nil when the ledger keeps every invariant.
+func firstBreach(ctx context.Context, q pgx.Tx, key chain.Key, zeroSumGames []string, report func(invariant string)) (*Breach, error) {
+	for _, c := range checks {
+		detail, err := c.run(ctx, q, key, zeroSumGames)
+		if err != nil {
+			return nil, fmt.Errorf("checking %q: %w", c.name, err)
+		}
+		if detail != "" {
+			return &Breach{Invariant: c.name, Detail: detail}, nil
+		}
+		if report != nil {
+			report(c.name)
+		}
+	}
+	return nil, nil
+}
+
+// run returns the detail of the check's first breach, "" when there is none.
+func (c check) run(ctx context.Context, q pgx.Tx, key chain.Key, zeroSumGames []string) (string, error) {
+	if c.chain != nil {
+		return c.chain(ctx, q, key)
+	}
+	var args []any
+	if c.zeroSum {
+		args = append(args, zeroSumGames)
+	}
+	var detail string
+	err := q.QueryRow(ctx, c.query, args...).Scan(&detail)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return detail, err
 }
 
 // checks are the ledger's invariants, in the order Verify tries them. $1 is
@@ -82,23 +124,14 @@ var checks = []check{
 		       USING (club_id, table_id)
 		WHERE coalesce(h.n, 0) <> t.hands OR coalesce(h.top, 0) <> t.hands
 		LIMIT 1`},
-	{name: "every revision chains to the one before it", query: `
-		SELECT format('table %s, hand %s, revision %s: %s', r.table_id, r.number, r.revision,
-		              CASE WHEN r.hash IS DISTINCT FROM revision_digest(r) THEN 'its content does not match its hash'
-		                   ELSE 'it does not chain to the revision before it' END)
-		FROM hand_revisions r
-		JOIN hands h ON h.club_id = r.club_id AND h.hand_id = r.hand_id
-		LEFT JOIN hand_revisions p ON p.club_id = r.club_id AND p.hand_id = r.hand_id AND p.revision = r.revision - 1
-		WHERE r.hash IS DISTINCT FROM revision_digest(r)
-		   OR r.prev_hash IS DISTINCT FROM (CASE WHEN r.revision = 2 THEN h.hash ELSE p.hash END)
-		LIMIT 1`},
-	{name: "the tamper-evidence chain is intact", query: `
-		SELECT format('table %s, hand %s: %s', h.table_id, h.number,
-		              CASE WHEN h.hash IS DISTINCT FROM hand_digest(h) THEN 'its content does not match its hash'
-		                   ELSE 'it does not chain to the previous hand''s hash' END)
-		FROM hands h
-		LEFT JOIN hands p ON p.club_id = h.club_id AND p.table_id = h.table_id AND p.number = h.number - 1
-		WHERE h.hash IS DISTINCT FROM hand_digest(h) OR h.prev_hash IS DISTINCT FROM p.hash
+	{name: "every revision chains to the one before it", chain: verifyRevisionChain},
+	{name: "the tamper-evidence chain is intact", chain: verifyHandChain},
+	{name: "the rows of the trigger era are the ones sealed", chain: verifySeals},
+	{name: "every table's chain head is its last hand's hash", query: `
+		SELECT format('table %s: its chain head is not the hash of its last hand %s', t.table_id, t.hands)
+		FROM tables t
+		LEFT JOIN hands h ON h.club_id = t.club_id AND h.table_id = t.table_id AND h.number = t.hands
+		WHERE t.last_hash IS DISTINCT FROM h.hash
 		LIMIT 1`},
 	// What a player settles in the current version (settle_cents; in a body
 	// written before it existed, the net, or only its minus at a
@@ -140,33 +173,126 @@ type Breach struct {
 
 func (b *Breach) Error() string { return b.Invariant + ": " + b.Detail }
 
-// Verify checks every invariant of the ledger and returns the first
-// breach as a *Breach, or nil when the ledger is whole. zeroSumGames are the
-// games whose hands must sum to zero. report, if not nil, hears each
-// invariant as it passes.
-func Verify(ctx context.Context, pool *pgxpool.Pool, zeroSumGames []string, report func(invariant string)) error {
+// Verify checks every invariant of the ledger in one snapshot and returns
+// the first breach as a *Breach, or nil when the ledger is whole.
+// zeroSumGames are the games whose hands must sum to zero; key is the
+// installation's chain key, which every keyed hash must verify with.
+// report, if not nil, hears each invariant as it passes.
+func Verify(ctx context.Context, pool *pgxpool.Pool, key chain.Key, zeroSumGames []string, report func(invariant string)) error {
 	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(ctx)
-	for _, c := range checks {
-		var detail string
-		var args []any
-		if c.zeroSum {
-			args = append(args, zeroSumGames)
-		}
-		err := tx.QueryRow(ctx, c.query, args...).Scan(&detail)
-		if err == pgx.ErrNoRows {
-			if report != nil {
-				report(c.name)
-			}
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("checking %q: %w", c.name, err)
-		}
-		return &Breach{Invariant: c.name, Detail: detail}
+	b, err := firstBreach(ctx, tx, key, zeroSumGames, report)
+	if err != nil || b == nil {
+		return err
 	}
-	return nil
+	return b
+}
+
+// verifyHandChain checks every table's chain of hands, streaming them in
+// table and number order (memory does not grow with the ledger): each
+// hand's prev_hash is the previous hand's hash (none for hand 1); a keyed
+// hand's hash is the HMAC of its content with this installation's key; a
+// hand of the trigger era (no key id) has the SHA-256 hand_digest computes,
+// and comes before every keyed hand of its table.
+func verifyHandChain(ctx context.Context, q pgx.Tx, key chain.Key) (string, error) {
+	rows, err := q.Query(ctx, `
+		SELECT h.club_id, h.table_id, h.session_id, h.number, h.game, h.rules, h.facts, h.result, h.state_after,
+		       h.recorded_by, h.recorded_at, h.prev_hash, h.hash, h.chain_key,
+		       CASE WHEN h.chain_key IS NULL THEN h.hash IS DISTINCT FROM hand_digest(h) ELSE false END
+		FROM hands h ORDER BY h.club_id, h.table_id, h.number`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var c chain.HandContent
+	var prevHash, hash, keyID, head []byte
+	var legacyWrong, keyedBefore bool
+	var club, table int64 = -1, -1
+	for rows.Next() {
+		if err := rows.Scan(&c.ClubID, &c.TableID, &c.SessionID, &c.Number, &c.Game, &c.Rules, &c.Facts, &c.Result, &c.StateAfter,
+			&c.RecordedBy, &c.RecordedAt, &prevHash, &hash, &keyID, &legacyWrong); err != nil {
+			return "", err
+		}
+		if c.ClubID != club || c.TableID != table {
+			club, table, head, keyedBefore = c.ClubID, c.TableID, nil, false
+		}
+		what := fmt.Sprintf("table %d, hand %d: ", c.TableID, c.Number)
+		if !bytes.Equal(prevHash, head) {
+			return what + "it does not chain to the previous hand's hash", nil
+		}
+		if detail := checkLink(keyID, hash, legacyWrong, keyedBefore, key, func() ([]byte, error) { return key.Hand(c, prevHash) }); detail != "" {
+			return what + detail, nil
+		}
+		head, keyedBefore = hash, keyedBefore || keyID != nil
+	}
+	return "", rows.Err()
+}
+
+// verifyRevisionChain checks every hand's chain of revisions, streamed in
+// hand and revision order: revision 2 chains to the hand's hash, each later
+// one to the revision before it; hashes as verifyHandChain checks them.
+func verifyRevisionChain(ctx context.Context, q pgx.Tx, key chain.Key) (string, error) {
+	rows, err := q.Query(ctx, `
+		SELECT r.club_id, r.hand_id, r.table_id, r.number, r.revision, r.facts, r.result, r.state_after, r.void, r.reason,
+		       r.caused_by, r.recorded_by, r.recorded_at, r.prev_hash, r.hash, r.chain_key,
+		       CASE WHEN r.chain_key IS NULL THEN r.hash IS DISTINCT FROM revision_digest(r) ELSE false END, h.hash
+		FROM hand_revisions r JOIN hands h ON h.club_id = r.club_id AND h.hand_id = r.hand_id
+		ORDER BY r.club_id, r.hand_id, r.revision`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var c chain.RevisionContent
+	var prevHash, hash, keyID, handHash, head []byte
+	var legacyWrong, keyedBefore bool
+	var club, hand int64 = -1, -1
+	last := 0
+	for rows.Next() {
+		if err := rows.Scan(&c.ClubID, &c.HandID, &c.TableID, &c.Number, &c.Revision, &c.Facts, &c.Result, &c.StateAfter, &c.Void, &c.Reason,
+			&c.CausedBy, &c.RecordedBy, &c.RecordedAt, &prevHash, &hash, &keyID, &legacyWrong, &handHash); err != nil {
+			return "", err
+		}
+		if c.ClubID != club || c.HandID != hand {
+			club, hand, last, head, keyedBefore = c.ClubID, c.HandID, 1, handHash, false
+		}
+		what := fmt.Sprintf("table %d, hand %d, revision %d: ", c.TableID, c.Number, c.Revision)
+		if c.Revision != last+1 || !bytes.Equal(prevHash, head) {
+			return what + "it does not chain to the revision before it", nil
+		}
+		if detail := checkLink(keyID, hash, legacyWrong, keyedBefore, key, func() ([]byte, error) { return key.Revision(c, prevHash) }); detail != "" {
+			return what + detail, nil
+		}
+		last, head, keyedBefore = c.Revision, hash, keyedBefore || keyID != nil
+	}
+	return "", rows.Err()
+}
+
+// checkLink checks one row's hash: keyed with this installation's key and
+// matching the MAC of its content, or of the trigger era (no key id), with
+// the digest the database computes, and then before every keyed row of
+// its chain. It returns what is wrong, "" when nothing is.
+func checkLink(keyID, hash []byte, legacyWrong, keyedBefore bool, key chain.Key, mac func() ([]byte, error)) string {
+	if keyID == nil {
+		switch {
+		case keyedBefore:
+			return "it has no keyed hash, but a row before it has one"
+		case legacyWrong:
+			return "its content does not match its hash"
+		}
+		return ""
+	}
+	if !bytes.Equal(keyID, key.ID()) {
+		return fmt.Sprintf("its hash was made with another chain key (id %x), not this installation's (id %x)", keyID, key.ID())
+	}
+	want, err := mac()
+	if err != nil {
+		return fmt.Sprintf("its content cannot be hashed: %v", err)
+	}
+	if !chain.Equal(want, hash) {
+		return "its content does not match its hash"
+	}
+	return ""
 }

@@ -3,11 +3,14 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
 // tamper changes rows behind the service's back, as a superuser who
@@ -31,7 +34,7 @@ func tamper(t *testing.T, f fixture, tables string, sql string) {
 }
 
 func verify(f fixture) error {
-	return postgres.Verify(context.Background(), f.pool, ledger.ZeroSumGames(), nil)
+	return postgres.Verify(context.Background(), f.pool, pgtest.ChainKey, ledger.ZeroSumGames(), nil)
 }
 
 func recordThree(t *testing.T) fixture {
@@ -48,11 +51,11 @@ func recordThree(t *testing.T) fixture {
 func TestVerifyPassesAWholeLedger(t *testing.T) {
 	f := recordThree(t)
 	var passed []string
-	if err := postgres.Verify(context.Background(), f.pool, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
+	if err := postgres.Verify(context.Background(), f.pool, pgtest.ChainKey, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
 		t.Fatalf("a ledger written only by the service fails verify: %v", err)
 	}
-	if len(passed) != 11 {
-		t.Errorf("%d invariants checked, want 11: %v", len(passed), passed)
+	if len(passed) != 13 {
+		t.Errorf("%d invariants checked, want 13: %v", len(passed), passed)
 	}
 	var chained int
 	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands WHERE hash IS NOT NULL AND (number = 1) = (prev_hash IS NULL)`).Scan(&chained))
@@ -170,7 +173,169 @@ func TestMigrationChainsEarlierHands(t *testing.T) {
 	if _, _, err := f.record(t, 4, nil); err != nil {
 		t.Fatal(err)
 	}
+	// Hands 1 to 3 are of the trigger era, unkeyed: verify wants them sealed.
+	var b *postgres.Breach
+	if err := verify(f); !errors.As(err, &b) || b.Invariant != "the rows of the trigger era are the ones sealed" ||
+		!strings.Contains(b.Detail, "3 hands and 0 revisions of the trigger era (no key id) are not sealed") {
+		t.Errorf("verify before the seal: %v", err)
+	}
+	sealed, err := postgres.SealLegacy(ctx, f.pool, pgtest.ChainKey)
+	must(t, err)
+	if len(sealed) != 1 {
+		t.Errorf("sealed clubs %v, want the one", sealed)
+	}
+	if again, err := postgres.SealLegacy(ctx, f.pool, pgtest.ChainKey); err != nil || len(again) != 0 {
+		t.Errorf("a second seal: %v, %v", again, err)
+	}
 	if err := verify(f); err != nil {
 		t.Errorf("hands from before the migration are not chained: %v", err)
+	}
+}
+
+// TestSealCatchesARewrittenTriggerEra: with the trigger era sealed, a
+// superuser who rewrites an unkeyed hand and recomputes its SHA-256 chain,
+// or passes a keyed table off as of the trigger era, is caught.
+func TestSealCatchesARewrittenTriggerEra(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ name, sql, detail string }{
+		{"a trigger-era hand rewritten, its unkeyed chain recomputed", `
+			UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 2;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 3;
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 3) WHERE number = 4;
+			UPDATE hands h SET chain_key = NULL WHERE number = 4;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 4`,
+			"its rows of the trigger era are not the ones sealed (3 hands and 0 revisions sealed, 4 and 0 now"},
+		{"a keyed hand passed off as of the trigger era", `
+			UPDATE hands h SET chain_key = NULL WHERE number = 4;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 4`,
+			"its rows of the trigger era are not the ones sealed (3 hands and 0 revisions sealed, 4 and 0 now"},
+		{"a trigger-era hand rewritten in place", `
+			UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 3;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 3;
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 3) WHERE number = 4`,
+			"hand 4: its content does not match its hash"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			for n := 1; n <= 3; n++ {
+				_, _, err := f.record(t, n, nil)
+				must(t, err)
+			}
+			// Back to the schema before the keyed chain, with the three hands
+			// as the trigger would have chained them.
+			must(t, postgres.MigrateDownTo(ctx, f.pool, 12))
+			f.pool.Reset()
+			tamper(t, f, "hands", `
+				UPDATE hands h SET prev_hash = NULL WHERE number = 1;
+				UPDATE hands h SET hash = hand_digest(h) WHERE number = 1;
+				UPDATE hands h SET prev_hash = (SELECT hash FROM hands WHERE number = 1) WHERE number = 2;
+				UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
+				UPDATE hands h SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+				UPDATE hands h SET hash = hand_digest(h) WHERE number = 3`)
+			_, err := postgres.Migrate(ctx, f.pool)
+			must(t, err)
+			f.pool.Reset()
+			_, _, err = f.record(t, 4, nil)
+			must(t, err)
+			_, err = postgres.SealLegacy(ctx, f.pool, pgtest.ChainKey)
+			must(t, err)
+			must(t, verify(f))
+			tamper(t, f, "hands", "ALTER TABLE hands DROP CONSTRAINT hands_keyed;"+c.sql)
+			err = verify(f)
+			var b *postgres.Breach
+			if !errors.As(err, &b) || !strings.Contains(b.Detail, c.detail) {
+				t.Errorf("verify: %v, want a breach saying %q", err, c.detail)
+			}
+		})
+	}
+}
+
+// TestVerifyNamesEachBreachOfTheKeyedChain tampers as a superuser who can
+// compute any unkeyed hash but not the installation's HMAC, and checks that
+// verify names the breach, its table and hand.
+func TestVerifyNamesEachBreachOfTheKeyedChain(t *testing.T) {
+	cases := []struct {
+		name, table, sql, invariant, detail string
+		corrected                           bool // hand 1 voided first: revisions of hands 1 to 3
+	}{
+		{"facts changed and the unkeyed SHA-256 chain recomputed from there", "hands", `
+			UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 2;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
+			UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 3`,
+			"the tamper-evidence chain is intact", "hand 2: its content does not match its hash", false},
+		{"a hand passed off as one of the trigger era", "hands", `
+			ALTER TABLE hands DROP CONSTRAINT hands_keyed;
+			UPDATE hands SET chain_key = NULL WHERE number = 3;
+			UPDATE hands h SET hash = hand_digest(h) WHERE number = 3`,
+			"the tamper-evidence chain is intact", "hand 3: it has no keyed hash, but a row before it has one", false},
+		{"a hash replaced", "hands", `UPDATE hands SET hash = sha256('x') WHERE number = 3`,
+			"the tamper-evidence chain is intact", "hand 3: its content does not match its hash", false},
+		{"the link broken", "hands", `UPDATE hands SET prev_hash = sha256('y') WHERE number = 2`,
+			"the tamper-evidence chain is intact", "hand 2: it does not chain to the previous hand's hash", false},
+		{"a key id replaced", "hands", `UPDATE hands SET chain_key = '\x0011223344556677' WHERE number = 1`,
+			"the tamper-evidence chain is intact", "hand 1: its hash was made with another chain key (id 0011223344556677)", false},
+		{"the chain head moved", "tables", `UPDATE tables SET last_hash = sha256('z')`,
+			"every table's chain head is its last hand's hash", "its chain head is not the hash of its last hand 3", false},
+		{"a revision's facts changed and an unkeyed SHA-256 recomputed", "hand_revisions", `
+			UPDATE hand_revisions SET reason = 'nichts' WHERE number = 1;
+			UPDATE hand_revisions r SET hash = revision_digest(r) WHERE number = 1`,
+			"every revision chains to the one before it", "hand 1, revision 2: its content does not match its hash", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := recordThree(t)
+			if c.corrected {
+				_, _, err := f.store.CorrectHand(context.Background(), f.actor,
+					ledger.Correction{TableID: f.table.ID, Number: 1, Revision: 1, Void: true, Reason: "falsch gegeben"}, nil)
+				must(t, err)
+			}
+			must(t, verify(f))
+			tamper(t, f, c.table, c.sql)
+			err := verify(f)
+			var b *postgres.Breach
+			if !errors.As(err, &b) {
+				t.Fatalf("verify after tampering: %v, want a breach", err)
+			}
+			if b.Invariant != c.invariant || !strings.Contains(b.Detail, c.detail) || !strings.Contains(b.Detail, fmt.Sprintf("table %d", f.table.ID)) {
+				t.Errorf("breach %q: %s; want %q naming table %d and %q", b.Invariant, b.Detail, c.invariant, f.table.ID, c.detail)
+			}
+		})
+	}
+}
+
+// TestVerifyWantsTheInstallationsKey: a ledger chained with one key does
+// not verify with another.
+func TestVerifyWantsTheInstallationsKey(t *testing.T) {
+	f := recordThree(t)
+	other, err := chain.NewKey([]byte("not this installation's chain key, 32+ bytes"))
+	must(t, err)
+	err = postgres.Verify(context.Background(), f.pool, other, ledger.ZeroSumGames(), nil)
+	var b *postgres.Breach
+	if !errors.As(err, &b) || !strings.Contains(b.Detail, "hand 1: its hash was made with another chain key") {
+		t.Errorf("verify with another key: %v", err)
+	}
+}
+
+// TestVerifyCatchesAKeyedTablePassedOffAsOfTheTriggerEra: a club whose
+// hands are all keyed has no seal; rows without a key id there are a
+// breach, even when their unkeyed chain is whole.
+func TestVerifyCatchesAKeyedTablePassedOffAsOfTheTriggerEra(t *testing.T) {
+	f := recordThree(t)
+	tamper(t, f, "hands", `
+		ALTER TABLE hands DROP CONSTRAINT hands_keyed;
+		UPDATE hands SET chain_key = NULL;
+		UPDATE hands h SET hash = hand_digest(h) WHERE number = 1;
+		UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 1) WHERE number = 2;
+		UPDATE hands h SET hash = hand_digest(h) WHERE number = 2;
+		UPDATE hands SET prev_hash = (SELECT hash FROM hands WHERE number = 2) WHERE number = 3;
+		UPDATE hands h SET hash = hand_digest(h) WHERE number = 3;
+		UPDATE tables SET last_hash = (SELECT hash FROM hands WHERE number = 3)`)
+	var b *postgres.Breach
+	if err := verify(f); !errors.As(err, &b) || b.Invariant != "the rows of the trigger era are the ones sealed" ||
+		!strings.Contains(b.Detail, "3 hands and 0 revisions of the trigger era (no key id) are not sealed") {
+		t.Errorf("verify: %v, want the unsealed rows named", err)
 	}
 }

@@ -15,7 +15,10 @@
 --   pgbench -n -M prepared -c 8 -j 2 -T 20 -f hand.sql -D club=1 -D key=1 \
 --     -D table0=1 -D session0=1 -D player0=1 "$DATABASE_URL"
 -- The facts, result and state are a real Doppelkopf hand as the service
--- stores it (keine 90 announced, in a Bock game: 16 points each).
+-- stores it (keine 90 announced, in a Bock game: 16 points each). The
+-- hand's hash is the HMAC the service computes in Go (ledger/chain) from
+-- the table's chain head it read; here a fixed 32 bytes stand for it, and
+-- the chain head moves to it with the compare-and-set, as the service's does.
 
 \set tid :table0 + :client_id
 \set sid :session0 + :client_id
@@ -32,7 +35,7 @@ WHERE club_id = :club AND key_id = :key AND revoked_at IS NULL;
 -- session and the Idempotency-Key, in one round trip and without a lock
 -- (the service sends three statements in one pipeline; pgbench allows no
 -- \gset inside a pipeline, so here they are one statement).
-SELECT t.game, t.rules, t.hands, t.version,
+SELECT t.game, t.rules, t.hands, t.version, coalesce(encode(t.last_hash, 'hex'), '') AS last_hash,
        (SELECT s.closed_at IS NULL FROM sessions s WHERE s.club_id = t.club_id AND s.session_id = :sid) AS open,
        ARRAY(SELECT player_id FROM session_players sp WHERE sp.club_id = t.club_id AND sp.session_id = :sid ORDER BY seat) AS seating,
        EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.club_id = t.club_id AND k.key = 'load-pgbench-' || :idem::text) AS known
@@ -42,15 +45,18 @@ FROM tables t WHERE t.club_id = :club AND t.table_id = :tid \gset t_
 \set number :t_hands + 1
 \startpipeline
 WITH t AS (
-    UPDATE tables SET hands = :number, state = '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}', version = version + 1
-    WHERE club_id = :club AND table_id = :tid AND version = :t_version
+    UPDATE tables SET hands = :number, state = '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}', version = version + 1,
+                      last_hash = '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea
+    WHERE club_id = :club AND table_id = :tid AND version = :t_version AND last_hash IS NOT DISTINCT FROM decode(nullif(:t_last_hash, ''), 'hex')
     RETURNING 1
 )
 SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table');
 WITH h AS (
-    INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by)
-    VALUES (:club, :tid, :sid, :number, :t_game, :t_rules, '{"re": {"augen": 187, "players": [1, 3], "announced": "keine90"}, "game": "normal"}', '{"lines": [{"op": "+", "label": "gewonnen", "value": "1"}, {"op": "+", "label": "keine 90", "value": "1"}, {"op": "+", "label": "keine 60", "value": "1"}, {"op": "+", "label": "keine 90 angesagt (Re)", "value": "1"}, {"op": "x", "label": "Re angesagt", "value": "2"}, {"op": "x", "label": "Bock", "value": "2"}, {"op": "=", "label": "Spielwert", "value": "16"}, {"op": "=", "label": "Re", "value": "16", "player": 1}, {"op": "=", "label": "Kontra", "value": "-16", "player": 2}, {"op": "=", "label": "Re", "value": "16", "player": 3}, {"op": "=", "label": "Kontra", "value": "-16", "player": 4}], "stats": [{"key": "absage_said", "count": 1, "player": 1}, {"key": "absage_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 1}, {"key": "re_said", "count": 1, "player": 1}, {"key": "re_said_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 2}, {"key": "absage_said", "count": 1, "player": 3}, {"key": "absage_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 3}, {"key": "re_said", "count": 1, "player": 3}, {"key": "re_said_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 4}], "title": "Normalspiel, Re gewinnt 187:53", "events": [{"text": "Bockspiel (x2); 1 Bockspiel in dieser Runde übrig", "type": "bock_game"}], "points": [{"player": 1, "points": "16"}, {"player": 2, "points": "-16"}, {"player": 3, "points": "16"}, {"player": 4, "points": "-16"}], "parties": [[1, 3], [2, 4]], "winners": [1, 3]}', '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}', :key)
-    RETURNING hand_id, recorded_at
+    INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by,
+                       recorded_at, prev_hash, hash, chain_key)
+    VALUES (:club, :tid, :sid, :number, :t_game, :t_rules, '{"re": {"augen": 187, "players": [1, 3], "announced": "keine90"}, "game": "normal"}', '{"lines": [{"op": "+", "label": "gewonnen", "value": "1"}, {"op": "+", "label": "keine 90", "value": "1"}, {"op": "+", "label": "keine 60", "value": "1"}, {"op": "+", "label": "keine 90 angesagt (Re)", "value": "1"}, {"op": "x", "label": "Re angesagt", "value": "2"}, {"op": "x", "label": "Bock", "value": "2"}, {"op": "=", "label": "Spielwert", "value": "16"}, {"op": "=", "label": "Re", "value": "16", "player": 1}, {"op": "=", "label": "Kontra", "value": "-16", "player": 2}, {"op": "=", "label": "Re", "value": "16", "player": 3}, {"op": "=", "label": "Kontra", "value": "-16", "player": 4}], "stats": [{"key": "absage_said", "count": 1, "player": 1}, {"key": "absage_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 1}, {"key": "re_said", "count": 1, "player": 1}, {"key": "re_said_won", "count": 1, "player": 1}, {"key": "bock_game", "count": 1, "player": 2}, {"key": "absage_said", "count": 1, "player": 3}, {"key": "absage_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 3}, {"key": "re_said", "count": 1, "player": 3}, {"key": "re_said_won", "count": 1, "player": 3}, {"key": "bock_game", "count": 1, "player": 4}], "title": "Normalspiel, Re gewinnt 187:53", "events": [{"text": "Bockspiel (x2); 1 Bockspiel in dieser Runde übrig", "type": "bock_game"}], "points": [{"player": 1, "points": "16"}, {"player": 2, "points": "-16"}, {"player": 3, "points": "16"}, {"player": 4, "points": "-16"}], "parties": [[1, 3], [2, 4]], "winners": [1, 3]}', '{"games": 196, "solos": {"3": 15, "4": 15}, "session": 1, "summary": "next dealer: player 1; 1 Bock game left, 0 rounds queued; solos this session: player 3: 15, player 4: 15", "next_dealer": 1, "next_players": [1, 2, 3, 4], "bock_games_left": 1, "next_sitting_out": [], "bock_rounds_queued": 0}', :key,
+            now(), decode(nullif(:t_last_hash, ''), 'hex'), '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea, '\x0123456789abcdef'::bytea)
+    RETURNING hand_id
 ), e AS (
     INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
     SELECT :club, h.hand_id, :tid, :sid, e.player, e.num, e.den
@@ -74,7 +80,7 @@ WITH h AS (
     INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
     SELECT :club, 'load-pgbench-' || :idem::text, '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea, 'hand', h.hand_id FROM h
 )
-SELECT hand_id, recorded_at FROM h;
+SELECT hand_id FROM h;
 INSERT INTO table_totals AS t (club_id, table_id, player_id, num, den, hands)
 SELECT :club, :tid, e.player, e.num, e.den, 1
 FROM unnest(ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{1,1,1,1}'::bigint[]) AS e(player, num, den)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 )
@@ -62,7 +64,43 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer dropDatabase(context.Background(), template)
+	keyDir, err := os.MkdirTemp("", "stichbuch-test-key-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest:", err)
+		return 1
+	}
+	defer os.RemoveAll(keyDir)
+	keyFile = filepath.Join(keyDir, "chain.key")
+	if err := os.WriteFile(keyFile, chainSecret, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest:", err)
+		return 1
+	}
 	return m.Run()
+}
+
+// chainSecret is the tests' chain key: every store of a test binary is one
+// installation, so a document exported from one test database imports into
+// another.
+var chainSecret = []byte("stichbuch tests' chain key, 32+ bytes long")
+
+// ChainKey is the tests' chain key (see chainSecret).
+var ChainKey = func() chain.Key {
+	k, err := chain.NewKey(chainSecret)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
+var keyFile string
+
+// ChainKeyFile is a file holding ChainKey, for a command's
+// STICHBUCH_CHAIN_KEY_FILE; it is removed when the tests end.
+func ChainKeyFile() string {
+	if keyFile == "" {
+		panic("pgtest: call pgtest.Main(m) from TestMain")
+	}
+	return keyFile
 }
 
 func createTemplate(ctx context.Context) error {
