@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Superuser is the database superuser the cluster is created with.
@@ -275,7 +276,9 @@ func (c *Cluster) ConnString(db string) string {
 	return fmt.Sprintf("host=%s port=%d user=%s dbname=%s sslmode=disable", c.socketDir, socketPort, Superuser, db)
 }
 
-// EnsureDatabase creates database name if it does not exist yet.
+// EnsureDatabase creates database name if it does not exist yet. Two
+// processes may ensure it at once (serve starting while an operator command
+// joins its server): the one whose CREATE DATABASE loses finds it made.
 func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 	conn, err := pgx.Connect(ctx, c.ConnString("postgres"))
 	if err != nil {
@@ -290,6 +293,10 @@ func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 		return nil
 	}
 	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (pgErr.Code == "42P04" || pgErr.Code == "23505") {
+		return nil // duplicate_database, or the catalog's unique index when both ran at once
+	}
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -445,6 +446,33 @@ func TestSocketBase(t *testing.T) {
 		}
 		if len(c.socketDir)+len("/"+socketFileName) > 107 {
 			t.Errorf("socket path of %d bytes", len(c.socketDir)+len("/"+socketFileName))
+		}
+	}
+}
+
+// TestEnsureDatabaseAtOnce: processes that ensure the same new database at
+// the same moment all succeed, and it exists once.
+func TestEnsureDatabaseAtOnce(t *testing.T) {
+	t.Parallel()
+	dir, _, getenv := testDir(t)
+	c := start(t, Options{DataDir: filepath.Join(dir, "data"), Ephemeral: true, Getenv: getenv})
+	for round := range 5 {
+		name := fmt.Sprintf("club_%d", round)
+		errs := make([]error, 6)
+		var wg sync.WaitGroup
+		begin := make(chan struct{})
+		for i := range errs {
+			wg.Go(func() {
+				<-begin
+				errs[i] = c.EnsureDatabase(context.Background(), name)
+			})
+		}
+		close(begin)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, caller %d: %v", round, i, err)
+			}
 		}
 	}
 }
