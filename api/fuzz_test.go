@@ -274,7 +274,7 @@ func FuzzRecordHand(f *testing.F) {
 	}
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Fuzz", "game": "doppelkopf", "stake_cents_per_point": "1/2"})
 	table := int64(tbl["id"].(float64))
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-03-12", "seating": players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-03-12", "player_ids": players})
 	session := int64(s["id"].(float64))
 	hands := fmt.Sprintf("/v1/tables/%d/hands", table)
 	standings := fmt.Sprintf("/v1/sessions/%d/standings", session)
