@@ -87,6 +87,23 @@ func TestChangesNameReferencesWithID(t *testing.T) {
 	}
 }
 
+// TestProblemsNameReferencesWithID: a problem's members that reference
+// another resource end in _id as the answers' do.
+func TestProblemsNameReferencesWithID(t *testing.T) {
+	e := newEnv(t)
+	ev := e.evening()
+	p := e.must(409, "POST", fmt.Sprintf("/v1/tables/%d/sessions", ev.table), e.admin, map[string]any{"player_ids": ev.players})
+	if p["open_session_id"] != float64(ev.session) || p["open_session"] != nil {
+		t.Errorf("a second session: %v, want open_session_id %d", p, ev.session)
+	}
+	e.must(200, "PATCH", fmt.Sprintf("/v1/players/%d", ev.players[3]), e.admin, map[string]any{"retired": true})
+	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", ev.session), e.admin, nil)
+	p = e.must(422, "POST", fmt.Sprintf("/v1/tables/%d/sessions", ev.table), e.admin, map[string]any{"player_ids": ev.players})
+	if fmt.Sprint(p["retired_player_ids"]) != fmt.Sprint(toAny(ev.players[3:])) || p["field"] != "player_ids" || p["retired"] != nil {
+		t.Errorf("seating a retired player: %v", p)
+	}
+}
+
 // toAny is ids as JSON decodes them.
 func toAny(ids []int64) []any {
 	out := make([]any, len(ids))
