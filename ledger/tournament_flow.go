@@ -272,13 +272,19 @@ func tournamentClose(ctx context.Context, tx Tx, t Table, sess Session) error {
 }
 
 // roundTablesData is a round's tables as the round's change stores them:
-// {"table", "session"}. The feed's stored data keeps the names it was first
-// written with, whatever RoundTable's JSON (the API's) calls them; the API
-// renames them when it sends a change.
-func roundTablesData(tables []RoundTable) []map[string]int64 {
-	out := make([]map[string]int64, len(tables))
+// {"table", "session"}, byte for byte as they were first written. The
+// feed's stored data keeps its names whatever RoundTable's JSON (the
+// API's) calls them; the API renames them when it sends a change.
+func roundTablesData(tables []RoundTable) []roundTableData {
+	out := make([]roundTableData, len(tables))
 	for i, rt := range tables {
-		out[i] = map[string]int64{"table": rt.Table, "session": rt.Session}
+		out[i] = roundTableData{Table: rt.Table, Session: rt.Session}
 	}
 	return out
+}
+
+// roundTableData is one table of a round in the round's stored change.
+type roundTableData struct {
+	Table   int64 `json:"table"`
+	Session int64 `json:"session"`
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -417,6 +418,10 @@ func (tt *tourney) checkFeed() {
 	count := map[ledger.ChangeKind]int{}
 	for _, c := range changes {
 		count[c.Kind]++
+		// The stored data keeps the names it was first written with.
+		if c.Kind == ledger.ChangeRoundOpened && !regexp.MustCompile(`^\{"round":\d,"tables":\[\{"table":\d+,"session":\d+\},\{"table":\d+,"session":\d+\}\],"tournament":\d+\}$`).Match(c.Data) {
+			tt.t.Errorf("a round's change stores %s", c.Data)
+		}
 	}
 	if count[ledger.ChangeTournamentCreated] != 1 || count[ledger.ChangeRoundOpened] != 2 || count[ledger.ChangeRoundTimeUp] != 1 ||
 		count[ledger.ChangeSessionOpened] != 5 || count[ledger.ChangeSessionClosed] != 2 {
