@@ -169,7 +169,7 @@ func (e *env) evening() evening {
 	}
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Donnerstag", "game": "schwarze_dame", "stake_cents_per_point": "1/2"})
 	ev.table = int64(tbl["id"].(float64))
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", ev.table), e.admin, map[string]any{"date": "2026-11-19", "seating": ev.players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", ev.table), e.admin, map[string]any{"date": "2026-11-19", "player_ids": ev.players})
 	ev.session = int64(s["id"].(float64))
 	return ev
 }
@@ -405,7 +405,7 @@ func TestKeysRolesAndClubs(t *testing.T) {
 func TestScoreEndpointStoresNothing(t *testing.T) {
 	e := newEnv(t)
 	ev := e.evening()
-	body := map[string]any{"players": ev.players, "facts": ev.hand(1)["facts"], "options": map[string]any{"hands_per_match": 1}}
+	body := map[string]any{"player_ids": ev.players, "facts": ev.hand(1)["facts"], "options": map[string]any{"hands_per_match": 1}}
 	res := e.must(200, "POST", "/v1/games/schwarze_dame/score", e.admin, body)
 	if got := res["points"].([]any)[3].(map[string]any)["points"]; got != "-13" {
 		t.Errorf("fourth player scores %v, want -13", got)
@@ -416,7 +416,7 @@ func TestScoreEndpointStoresNothing(t *testing.T) {
 	if n := e.count("hands"); n != 0 {
 		t.Errorf("the score endpoint stored %d hands", n)
 	}
-	e.must(422, "POST", "/v1/games/schwarze_dame/score", e.admin, map[string]any{"players": ev.players, "facts": map[string]any{"dealer": 1, "players": []any{}}})
+	e.must(422, "POST", "/v1/games/schwarze_dame/score", e.admin, map[string]any{"player_ids": ev.players, "facts": map[string]any{"dealer": 1, "players": []any{}}})
 	games := e.must(200, "GET", "/v1/games", e.admin, nil)["games"].([]any)
 	if len(games) == 0 {
 		t.Error("no games listed")

@@ -50,7 +50,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	// A closed evening at a second table, so there is a transfer to mark paid.
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Alt", "game": "schwarze_dame", "stake_cents_per_point": "1"})
-	old := e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"date": "2026-11-12", "seating": ev.players})
+	old := e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"date": "2026-11-12", "player_ids": ev.players})
 	oldEv := evening{table: int64(tbl["id"].(float64)), session: int64(old["id"].(float64)), players: ev.players}
 	e.must(201, "POST", oldEv.hands(), e.admin, oldEv.hand(1))
 	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", oldEv.session), e.admin, nil)
@@ -78,7 +78,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		return func() (string, any) { return path, body }
 	}
 	score := func(game string, facts any) func() (string, any) {
-		return fixed("/v1/games/"+game+"/score", map[string]any{"players": ev.players, "facts": facts})
+		return fixed("/v1/games/"+game+"/score", map[string]any{"player_ids": ev.players, "facts": facts})
 	}
 	sdFacts := ev.hand(1)["facts"]
 	p := ev.players
@@ -92,12 +92,12 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	newTournament := func() (int64, int64) {
 		tb := turnierTable()
-		tr := e.must(201, "POST", "/v1/tournaments", e.admin, map[string]any{"name": unique("Turnier"), "date": "2026-11-19", "tables": []int64{tb}})
+		tr := e.must(201, "POST", "/v1/tournaments", e.admin, map[string]any{"name": unique("Turnier"), "date": "2026-11-19", "table_ids": []int64{tb}})
 		return int64(tr["id"].(float64)), tb
 	}
 	trID, trTable := newTournament()
 	tournament := fmt.Sprintf("/v1/tournaments/%d", trID)
-	e.must(201, "POST", tournament+"/rounds", e.admin, map[string]any{"seatings": []map[string]any{{"table": trTable, "players": p}}})
+	e.must(201, "POST", tournament+"/rounds", e.admin, map[string]any{"seatings": []map[string]any{{"table_id": trTable, "player_ids": p}}})
 
 	matrix := map[string]route{
 		"GET /healthz":                 {"", 200, false, fixed("/healthz", nil)},
@@ -130,7 +130,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /v1/tables/{tableID}/hands/{number}": {"reader", 200, true, fixed(hands+"/1", nil)},
 		"POST /v1/tables/{tableID}/sessions": {"scorer", 201, true, func() (string, any) {
 			t := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": unique("Neu"), "game": "schwarze_dame"})
-			return fmt.Sprintf("/v1/tables/%v/sessions", t["id"]), map[string]any{"seating": p}
+			return fmt.Sprintf("/v1/tables/%v/sessions", t["id"]), map[string]any{"player_ids": p}
 		}},
 		"GET /v1/sessions/{sessionID}":                      {"reader", 200, true, fixed(session, nil)},
 		"GET /v1/sessions/{sessionID}/standings":            {"reader", 200, true, fixed(session+"/standings", nil)},
@@ -179,16 +179,16 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}},
 		"GET /v1/tournaments": {"reader", 200, false, fixed("/v1/tournaments", nil)},
 		"POST /v1/tournaments": {"scorer", 201, true, func() (string, any) {
-			return "/v1/tournaments", map[string]any{"name": unique("Turnier"), "tables": []int64{trTable}}
+			return "/v1/tournaments", map[string]any{"name": unique("Turnier"), "table_ids": []int64{trTable}}
 		}},
 		"GET /v1/tournaments/{tournamentID}": {"reader", 200, true, fixed(tournament, nil)},
 		"POST /v1/tournaments/{tournamentID}/rounds": {"scorer", 201, true, func() (string, any) {
 			id, tb := newTournament()
-			return fmt.Sprintf("/v1/tournaments/%d/rounds", id), map[string]any{"seatings": []map[string]any{{"table": tb, "players": p}}}
+			return fmt.Sprintf("/v1/tournaments/%d/rounds", id), map[string]any{"seatings": []map[string]any{{"table_id": tb, "player_ids": p}}}
 		}},
 		"POST /v1/tournaments/{tournamentID}/rounds/{round}/time-up": {"scorer", 200, true, fixed(tournament+"/rounds/1/time-up", nil)},
 		"GET /v1/tournaments/{tournamentID}/ranking":                 {"reader", 200, true, fixed(tournament+"/ranking", nil)},
-		"GET /v1/tournaments/{tournamentID}/spielliste":              {"reader", 200, true, fixed(fmt.Sprintf("%s/spielliste?table=%d", tournament, trTable), nil)},
+		"GET /v1/tournaments/{tournamentID}/spielliste":              {"reader", 200, true, fixed(fmt.Sprintf("%s/spielliste?table_id=%d", tournament, trTable), nil)},
 	}
 
 	// Corrections name the revision they correct; event streams are

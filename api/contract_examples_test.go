@@ -38,7 +38,7 @@ func newContractFixture(e *env) *contractFixture {
 	fx.transfer = int64(st["transfers"].([]any)[0].(map[string]any)["id"].(float64))
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Freitag", "game": "schwarze_dame"})
 	fx.now = evening{table: int64(tbl["id"].(float64)), players: fx.players}
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", fx.now.table), e.admin, map[string]any{"date": "2026-11-20", "seating": fx.players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", fx.now.table), e.admin, map[string]any{"date": "2026-11-20", "player_ids": fx.players})
 	fx.now.session = int64(s["id"].(float64))
 	e.must(201, "POST", fx.now.hands(), e.admin, fx.now.hand(1))
 	fx.tournament, fx.turnier = fx.newTournament(true)
@@ -51,7 +51,7 @@ func (fx *contractFixture) newTournament(open bool) (tournament, table int64) {
 	tbl := fx.e.must(201, "POST", "/v1/tables", fx.key, map[string]any{"name": fx.unique("Turniertisch"), "game": "doppelkopf",
 		"preset": "ddv", "options": map[string]any{"turnier": true}})
 	table = int64(tbl["id"].(float64))
-	tr := fx.e.must(201, "POST", "/v1/tournaments", fx.key, map[string]any{"name": fx.unique("Turnier"), "tables": []int64{table}})
+	tr := fx.e.must(201, "POST", "/v1/tournaments", fx.key, map[string]any{"name": fx.unique("Turnier"), "table_ids": []int64{table}})
 	tournament = int64(tr["id"].(float64))
 	if open {
 		fx.e.must(201, "POST", fmt.Sprintf("/v1/tournaments/%d/rounds", tournament), fx.key, fx.seating(table))
@@ -61,7 +61,7 @@ func (fx *contractFixture) newTournament(open bool) (tournament, table int64) {
 
 // seating is a round's seating of the fixture's players at table.
 func (fx *contractFixture) seating(table int64) map[string]any {
-	return map[string]any{"seatings": []map[string]any{{"table": table, "players": fx.players}}}
+	return map[string]any{"seatings": []map[string]any{{"table_id": table, "player_ids": fx.players}}}
 }
 
 // request is the operation's example: the fixture's ids in the path, and
@@ -148,7 +148,7 @@ func (fx *contractFixture) nextHand() map[string]any {
 
 // scoreRequest is a score endpoint's body around the facts.
 func (fx *contractFixture) scoreRequest(facts any) example {
-	return example{body: map[string]any{"preset": "", "options": map[string]any{}, "players": fx.players, "date": "2026-11-19", "facts": facts}}
+	return example{body: map[string]any{"preset": "", "options": map[string]any{}, "player_ids": fx.players, "date": "2026-11-19", "facts": facts}}
 }
 
 // contractExamples holds a valid request for every operation with a body
@@ -171,7 +171,7 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 	},
 	"openSession": func(fx *contractFixture) example {
 		tbl := fx.e.must(201, "POST", "/v1/tables", fx.key, map[string]any{"name": fx.unique("Abend"), "game": "schwarze_dame"})
-		return example{path: map[string]string{"tableID": fmt.Sprint(tbl["id"])}, body: map[string]any{"date": "2026-11-21", "seating": fx.players}}
+		return example{path: map[string]string{"tableID": fmt.Sprint(tbl["id"])}, body: map[string]any{"date": "2026-11-21", "player_ids": fx.players}}
 	},
 	"recordHand":  func(fx *contractFixture) example { return example{body: fx.nextHand()} },
 	"recordBatch": func(fx *contractFixture) example { return example{body: map[string]any{"hands": []any{fx.nextHand()}}} },
@@ -183,14 +183,14 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 	"createTournament": func(fx *contractFixture) example {
 		tbl := fx.e.must(201, "POST", "/v1/tables", fx.key, map[string]any{"name": fx.unique("Turniertisch"), "game": "doppelkopf",
 			"preset": "ddv", "options": map[string]any{"turnier": true}})
-		return example{body: map[string]any{"name": fx.unique("Turnier"), "date": "2026-11-20", "hands_per_round": 24, "tables": []any{tbl["id"]}}}
+		return example{body: map[string]any{"name": fx.unique("Turnier"), "date": "2026-11-20", "hands_per_round": 24, "table_ids": []any{tbl["id"]}}}
 	},
 	"openTournamentRound": func(fx *contractFixture) example {
 		tr, table := fx.newTournament(false)
 		return example{path: map[string]string{"tournamentID": id(tr)}, body: fx.seating(table)}
 	},
 	"getSpielliste": func(fx *contractFixture) example {
-		return example{query: url.Values{"table": {id(fx.turnier)}}}
+		return example{query: url.Values{"table_id": {id(fx.turnier)}}}
 	},
 	"tournamentRoundTimeUp": func(fx *contractFixture) example {
 		tr, _ := fx.newTournament(true)
@@ -244,7 +244,7 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 		three := fx.scoreRequest(map[string]any{"dealer": p[2], "players": []map[string]any{
 			{"player": p[0], "card_points": 46, "tricks": 4}, {"player": p[1], "card_points": 40, "tricks": 3, "pik_dame": true},
 			{"player": p[2], "card_points": 30, "tricks": 2}}, "stock": map[string]any{"card_points": 4, "tricks": 1}})
-		three.body.(map[string]any)["players"] = p[:3]
+		three.body.(map[string]any)["player_ids"] = p[:3]
 		ex.more = []any{three.body}
 		return ex
 	},

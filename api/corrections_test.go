@@ -145,7 +145,7 @@ func TestCorrectingAClosedSessionNeedsAnAdminAndResettles(t *testing.T) {
 	g.e.must(403, "POST", fmt.Sprintf("%s/2/corrections", g.handsPath()), scorer,
 		map[string]any{"facts": g.facts(hand2Right), "reason": "x"}, "If-Match", "1")
 	res := g.correct(2, "1", map[string]any{"facts": g.facts(hand2Right), "reason": "nach dem Abend bemerkt"}, 201)
-	if got := res["settlements"].([]any); len(got) != 1 {
+	if got := res["resettled_session_ids"].([]any); len(got) != 1 {
 		t.Fatalf("settlements recomputed: %v, want the closed session", got)
 	}
 	st := g.e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", g.session), g.e.admin, nil)
@@ -157,7 +157,7 @@ func TestCorrectingAClosedSessionNeedsAnAdminAndResettles(t *testing.T) {
 	for _, p := range st["players"].([]any) {
 		pm := p.(map[string]any)
 		net += int64(pm["net_cents"].(float64))
-		standings[fmt.Sprint(pm["player"])] = pm["points"].(string)
+		standings[fmt.Sprint(pm["player_id"])] = pm["points"].(string)
 	}
 	if net != 0 {
 		t.Errorf("corrected settlement sums to %d cents", net)
@@ -248,7 +248,7 @@ func TestChangeFeedUnderConcurrentWriters(t *testing.T) {
 	for i := range 4 {
 		tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": fmt.Sprint("Tisch ", i), "game": "schwarze_dame"})
 		id := int64(tbl["id"].(float64))
-		s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", id), e.admin, map[string]any{"seating": players})
+		s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", id), e.admin, map[string]any{"player_ids": players})
 		tables = append(tables, evening{table: id, session: int64(s["id"].(float64)), players: players})
 	}
 	const perWriter = 6

@@ -140,26 +140,26 @@ func fuzzScoreEndpoint(f *testing.F, game string, seeds []string) {
 
 func FuzzScoreDoppelkopf(f *testing.F) {
 	fuzzScoreEndpoint(f, "doppelkopf", []string{
-		`{"players":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":187,"announced":"keine90","fuchs_gefangen":1},"kontra":{"announced":"none","doppelkopf":1}}}`,
-		`{"players":[1,2,3,4],"date":"2026-03-12","facts":{"game":"normal","re":{"players":[1,2],"augen":109,"announced":"re","karlchen":true},"kontra":{"announced":"kontra"}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":120}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"normal","herzstich":true,"re":{"players":[1,3],"augen":90}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"normal","verworfen_by":1,"re":{"players":[1,3],"augen":130,"announced":"re"}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"farbsolo","suit":"kreuz","re":{"players":[3],"augen":100}}}`,
-		`{"preset":"ddv","players":[1,2,3,4],"facts":{"game":"farbsolo","suit":"karo","schweinchen":1,"herzstich":true,"re":{"players":[1],"augen":0}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"hochzeit","re":{"players":[2,4],"augen":170}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"armut","re":{"players":[3,1],"augen":240,"doppelkopf":4},"kontra":{"took_trick":false}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"koehler","re":{"players":[2],"augen":8,"announced":"schwarz"},"kontra":{"announced":"keine30"}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"schmeissen","dealer":2}}`,
-		`{"players":[1,2,3,4,5],"options":{"bock_triggers":"one"},"facts":{"game":"damensolo","re":{"players":[2],"augen":130}}}`,
-		`{"players":[1,2,3,4,5],"options":{"sonderpunkte_in_solo":true,"revoker_pays_alone":false},"facts":{"game":"normal","players":[5,1,2,3],"dealer":4,"re":{"players":[5,1],"augen":130}}}`,
-		`{"players":[1,2,3,4],"state":{"session":1,"games":3,"next_dealer":4,"bock_games_left":1,"bock_rounds_queued":1,"solos":{"1":1}},"facts":{"game":"normal","re":{"players":[1,3],"augen":160,"announced":"re"},"kontra":{"announced":"kontra"}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":187,"announced":"keine90","fuchs_gefangen":1},"kontra":{"announced":"none","doppelkopf":1}}}`,
+		`{"player_ids":[1,2,3,4],"date":"2026-03-12","facts":{"game":"normal","re":{"players":[1,2],"augen":109,"announced":"re","karlchen":true},"kontra":{"announced":"kontra"}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":120}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"normal","herzstich":true,"re":{"players":[1,3],"augen":90}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"normal","verworfen_by":1,"re":{"players":[1,3],"augen":130,"announced":"re"}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"farbsolo","suit":"kreuz","re":{"players":[3],"augen":100}}}`,
+		`{"preset":"ddv","player_ids":[1,2,3,4],"facts":{"game":"farbsolo","suit":"karo","schweinchen":1,"herzstich":true,"re":{"players":[1],"augen":0}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"hochzeit","re":{"players":[2,4],"augen":170}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"armut","re":{"players":[3,1],"augen":240,"doppelkopf":4},"kontra":{"took_trick":false}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"koehler","re":{"players":[2],"augen":8,"announced":"schwarz"},"kontra":{"announced":"keine30"}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"schmeissen","dealer":2}}`,
+		`{"player_ids":[1,2,3,4,5],"options":{"bock_triggers":"one"},"facts":{"game":"damensolo","re":{"players":[2],"augen":130}}}`,
+		`{"player_ids":[1,2,3,4,5],"options":{"sonderpunkte_in_solo":true,"revoker_pays_alone":false},"facts":{"game":"normal","players":[5,1,2,3],"dealer":4,"re":{"players":[5,1],"augen":130}}}`,
+		`{"player_ids":[1,2,3,4],"state":{"session":1,"games":3,"next_dealer":4,"bock_games_left":1,"bock_rounds_queued":1,"solos":{"1":1}},"facts":{"game":"normal","re":{"players":[1,3],"augen":160,"announced":"re"},"kontra":{"announced":"kontra"}}}`,
 		// broken
-		`{"players":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":241}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"normal","re":{"players":[2,3],"augen":160,"karlchen":true},"kontra":{"karlchen":true}}}`,
-		`{"players":[1,1,2,3],"facts":{"game":"normal"}}`,
-		`{"players":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":1e309}}}`,
-		`{"players":[1,2,3,4],"facts":{"game":`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":241}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"normal","re":{"players":[2,3],"augen":160,"karlchen":true},"kontra":{"karlchen":true}}}`,
+		`{"player_ids":[1,1,2,3],"facts":{"game":"normal"}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":"normal","re":{"players":[1,3],"augen":1e309}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"game":`,
 		`[]`,
 		``,
 	})
@@ -167,72 +167,72 @@ func FuzzScoreDoppelkopf(f *testing.F) {
 
 func FuzzScoreSaukopf(f *testing.F) {
 	fuzzScoreEndpoint(f, "saukopf", []string{
-		`{"players":[1,2,3,4,5],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1,"augen":55,"tricks":4,"laufende":{"holder":1,"count":2}}}`,
-		`{"players":[1,2,3,4],"options":{"verlorenes_solo":"jeder_einzeln"},"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1,"augen":55,"tricks":4,"laufende":{"holder":1,"count":2}}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"dreihaxer","players":[1,2,3],"dealer":3,"trog":"ohne","open_augen":10,"bid":61,"spieler":1,"contract":"keiler","trump_suit":"eichel","augen":50,"tricks":4,"laufende":{"holder":2,"count":1}}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":70,"spieler":1,"contract":"sauerei","called_sau":"eichel","mitspieler":3,"augen":85,"tricks":5,"laufende":{"holder":2,"count":1},"huftritte":1,"saukopf":{"trumped_by":1,"herz_sau_of":4},"hauer":2}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":"schwarz","spieler":1,"contract":"sauerei","called_sau":"gras","mitspieler":2,"stallgeruch":true,"augen":120,"tricks":8,"laufende":{"holder":1,"count":4}}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"mastschwein","augen":0,"tricks":0}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"knorpel","knorpel_card":"gras_ober","knorpel_holder":3,"augen":61,"tricks":3}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"per_player":[{"player":1,"augen":30,"tricks":2},{"player":2,"augen":40,"tricks":2},{"player":3,"augen":20,"tricks":2},{"player":4,"augen":30,"tricks":2}],"laufende":{"holder":1,"count":1}}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"dreihaxer","players":[1,2,3],"dealer":3,"trog":"mit","bid":61,"spieler":1,"contract":"mastschwein","augen":0,"tricks":1}}`,
-		`{"players":[1,2,3,4],"state":{"summary":"Letztes Spiel"},"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":2,"bid":80,"contract":"wutz","augen":90,"tricks":6,"laufende":{"holder":2,"count":2}}}`,
+		`{"player_ids":[1,2,3,4,5],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1,"augen":55,"tricks":4,"laufende":{"holder":1,"count":2}}}`,
+		`{"player_ids":[1,2,3,4],"options":{"verlorenes_solo":"jeder_einzeln"},"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"keiler","trump_suit":"herz","huftritte":1,"augen":55,"tricks":4,"laufende":{"holder":1,"count":2}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"dreihaxer","players":[1,2,3],"dealer":3,"trog":"ohne","open_augen":10,"bid":61,"spieler":1,"contract":"keiler","trump_suit":"eichel","augen":50,"tricks":4,"laufende":{"holder":2,"count":1}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":70,"spieler":1,"contract":"sauerei","called_sau":"eichel","mitspieler":3,"augen":85,"tricks":5,"laufende":{"holder":2,"count":1},"huftritte":1,"saukopf":{"trumped_by":1,"herz_sau_of":4},"hauer":2}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":"schwarz","spieler":1,"contract":"sauerei","called_sau":"gras","mitspieler":2,"stallgeruch":true,"augen":120,"tricks":8,"laufende":{"holder":1,"count":4}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"mastschwein","augen":0,"tricks":0}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":1,"bid":61,"contract":"knorpel","knorpel_card":"gras_ober","knorpel_holder":3,"augen":61,"tricks":3}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"per_player":[{"player":1,"augen":30,"tricks":2},{"player":2,"augen":40,"tricks":2},{"player":3,"augen":20,"tricks":2},{"player":4,"augen":30,"tricks":2}],"laufende":{"holder":1,"count":1}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"dreihaxer","players":[1,2,3],"dealer":3,"trog":"mit","bid":61,"spieler":1,"contract":"mastschwein","augen":0,"tricks":1}}`,
+		`{"player_ids":[1,2,3,4],"state":{"summary":"Letztes Spiel"},"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"spieler":2,"bid":80,"contract":"wutz","augen":90,"tricks":6,"laufende":{"holder":2,"count":2}}}`,
 		// broken
-		`{"players":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":70,"spieler":1,"contract":"sauerei","called_sau":"herz","mitspieler":3,"augen":85,"tricks":5,"laufende":{"holder":2,"count":1}}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,2],"dealer":4}}`,
-		`{"players":[1,2,3,4],"facts":{"variant":"fuenfer"}}`,
-		`{"players":[1,2,3,4],"facts":`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,4],"dealer":4,"bid":70,"spieler":1,"contract":"sauerei","called_sau":"herz","mitspieler":3,"augen":85,"tricks":5,"laufende":{"holder":2,"count":1}}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"vierer","players":[1,2,3,2],"dealer":4}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"variant":"fuenfer"}}`,
+		`{"player_ids":[1,2,3,4],"facts":`,
 		`null`,
 	})
 }
 
 func FuzzScoreSchwarzeSau(f *testing.F) {
 	fuzzScoreEndpoint(f, "schwarze_sau", []string{
-		`{"players":[1,2,3,4],"date":"2025-03-09","facts":{"players":[{"player":1,"card_points":60,"tricks":5,"pik_dame":true},{"player":2,"card_points":30,"tricks":3},{"player":3,"card_points":30,"tricks":2},{"player":4,"card_points":0,"tricks":0}],"dealer":4,"doublings":[{"call":"Kontra","player":1},{"call":"Re","player":2},{"call":"Sub","player":3},{"call":"Hirsch","player":4}]}}`,
-		`{"players":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":45,"tricks":3},{"player":2,"card_points":35,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":10,"tricks":1}],"dealer":4}}`,
-		`{"players":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":0,"tricks":0},{"player":2,"card_points":0,"tricks":0},{"player":3,"card_points":120,"tricks":10,"pik_dame":true},{"player":4,"card_points":0,"tricks":0}],"dealer":4}}`,
-		`{"players":[1,2,5],"date":"2025-04-02","facts":{"players":[{"player":1,"card_points":45,"tricks":3,"pik_dame":true},{"player":2,"card_points":40,"tricks":3},{"player":5,"card_points":25,"tricks":3}],"dealer":5,"stock":{"card_points":10,"tricks":1},"doublings":[{"call":"Kontra","player":5}]}}`,
-		`{"players":[1,2,3,4],"options":{"threshold_base":500,"payout_target":"players","payout_cents":250},"date":"2025-03-02","state":{"tallies":{"2":"480"},"round":1,"hands":1},"facts":{"players":[{"player":1,"card_points":45,"tricks":3},{"player":2,"card_points":35,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":10,"tricks":1}],"dealer":4}}`,
-		`{"players":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":46,"tricks":3},{"player":2,"card_points":40,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":4,"tricks":1}],"dealer":4,"verstoss_by":3}}`,
+		`{"player_ids":[1,2,3,4],"date":"2025-03-09","facts":{"players":[{"player":1,"card_points":60,"tricks":5,"pik_dame":true},{"player":2,"card_points":30,"tricks":3},{"player":3,"card_points":30,"tricks":2},{"player":4,"card_points":0,"tricks":0}],"dealer":4,"doublings":[{"call":"Kontra","player":1},{"call":"Re","player":2},{"call":"Sub","player":3},{"call":"Hirsch","player":4}]}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":45,"tricks":3},{"player":2,"card_points":35,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":10,"tricks":1}],"dealer":4}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":0,"tricks":0},{"player":2,"card_points":0,"tricks":0},{"player":3,"card_points":120,"tricks":10,"pik_dame":true},{"player":4,"card_points":0,"tricks":0}],"dealer":4}}`,
+		`{"player_ids":[1,2,5],"date":"2025-04-02","facts":{"players":[{"player":1,"card_points":45,"tricks":3,"pik_dame":true},{"player":2,"card_points":40,"tricks":3},{"player":5,"card_points":25,"tricks":3}],"dealer":5,"stock":{"card_points":10,"tricks":1},"doublings":[{"call":"Kontra","player":5}]}}`,
+		`{"player_ids":[1,2,3,4],"options":{"threshold_base":500,"payout_target":"players","payout_cents":250},"date":"2025-03-02","state":{"tallies":{"2":"480"},"round":1,"hands":1},"facts":{"players":[{"player":1,"card_points":45,"tricks":3},{"player":2,"card_points":35,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":10,"tricks":1}],"dealer":4}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":46,"tricks":3},{"player":2,"card_points":40,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":4,"tricks":1}],"dealer":4,"verstoss_by":3}}`,
 		// broken
-		`{"players":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":46,"tricks":3},{"player":2,"card_points":40,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":4,"tricks":1,"pik_dame":true}],"dealer":4}}`,
-		`{"players":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":121,"tricks":3}],"dealer":4}}`,
-		`{"players":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":"46"}]}}`,
-		`{"players":[1,2,3,4],"date":"2025-02-30","facts":{}}`,
-		`{"players":`,
+		`{"player_ids":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":46,"tricks":3},{"player":2,"card_points":40,"tricks":3,"pik_dame":true},{"player":3,"card_points":30,"tricks":3},{"player":4,"card_points":4,"tricks":1,"pik_dame":true}],"dealer":4}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":121,"tricks":3}],"dealer":4}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"players":[{"player":1,"card_points":"46"}]}}`,
+		`{"player_ids":[1,2,3,4],"date":"2025-02-30","facts":{}}`,
+		`{"player_ids":`,
 	})
 }
 
 func FuzzScoreKlaberjass(f *testing.F) {
 	fuzzScoreEndpoint(f, "klaberjass", []string{
-		`{"players":[1,2,3,4],"facts":{"players":[1,2,3,4],"dealer":4,"trump_player":1,"trump_suit":"herz","melds":[{"player":1,"kind":"terz","suit":"pik","top":"koenig"}],"bella":3,"card_points":[{"player":1,"points":92},{"player":2,"points":60}],"last_trick":3,"kontra":true}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":4,"trump_player":1,"trump_suit":"karo","kontra":false,"card_points":[{"player":1,"points":100},{"player":2,"points":52}],"last_trick":1}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"trump_player":2,"trump_suit":"herz","kontra":true,"re":true,"card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}}`,
-		`{"players":[1,2],"facts":{"dealer":1,"trump_player":2,"trump_suit":"pik","melds":[{"player":2,"kind":"halber","suit":"kreuz","top":"ass"}],"card_points":[{"player":1,"points":100},{"player":2,"points":52}],"last_trick":1}}`,
-		`{"players":[1,2,3],"options":{"orgi":true,"dealer_rule":"winner_deals"},"facts":{"dealer":3,"trump_player":1,"trump_suit":"kreuz","orgi":true,"card_points":[{"player":1,"points":62},{"player":2,"points":50},{"player":3,"points":40}],"last_trick":2}}`,
-		`{"players":[1,2,3,4],"state":{"match":1,"hands":3,"sides":[{"players":[1,3],"die":1,"matches_won":0},{"players":[2,4],"die":5,"matches_won":0}],"matches_won":{},"next_dealer":3},"facts":{"dealer":3,"trump_player":4,"trump_suit":"karo","card_points":[{"player":1,"points":52},{"player":2,"points":100}],"last_trick":2}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"players":[1,2,3,4],"dealer":4,"trump_player":1,"trump_suit":"herz","melds":[{"player":1,"kind":"terz","suit":"pik","top":"koenig"}],"bella":3,"card_points":[{"player":1,"points":92},{"player":2,"points":60}],"last_trick":3,"kontra":true}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":4,"trump_player":1,"trump_suit":"karo","kontra":false,"card_points":[{"player":1,"points":100},{"player":2,"points":52}],"last_trick":1}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"trump_player":2,"trump_suit":"herz","kontra":true,"re":true,"card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}}`,
+		`{"player_ids":[1,2],"facts":{"dealer":1,"trump_player":2,"trump_suit":"pik","melds":[{"player":2,"kind":"halber","suit":"kreuz","top":"ass"}],"card_points":[{"player":1,"points":100},{"player":2,"points":52}],"last_trick":1}}`,
+		`{"player_ids":[1,2,3],"options":{"orgi":true,"dealer_rule":"winner_deals"},"facts":{"dealer":3,"trump_player":1,"trump_suit":"kreuz","orgi":true,"card_points":[{"player":1,"points":62},{"player":2,"points":50},{"player":3,"points":40}],"last_trick":2}}`,
+		`{"player_ids":[1,2,3,4],"state":{"match":1,"hands":3,"sides":[{"players":[1,3],"die":1,"matches_won":0},{"players":[2,4],"die":5,"matches_won":0}],"matches_won":{},"next_dealer":3},"facts":{"dealer":3,"trump_player":4,"trump_suit":"karo","card_points":[{"player":1,"points":52},{"player":2,"points":100}],"last_trick":2}}`,
 		// broken
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"trump_player":1,"trump_suit":"herz","card_points":[{"player":1,"points":76},{"player":2,"points":74}],"last_trick":1}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"trump_player":1,"trump_suit":"herz","melds":[{"player":1,"kind":"terz","suit":"pik","top":"8"}],"card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"trump_player":1,"trump_suit":"eichel"}}`,
-		`{"players":[1],"facts":{}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"trump_player":1,"trump_suit":"herz","card_points":[{"player":1,"points":76},{"player":2,"points":74}],"last_trick":1}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"trump_player":1,"trump_suit":"herz","melds":[{"player":1,"kind":"terz","suit":"pik","top":"8"}],"card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"trump_player":1,"trump_suit":"eichel"}}`,
+		`{"player_ids":[1],"facts":{}}`,
 		`{"facts":{"dealer":1}`,
 	})
 }
 
 func FuzzScoreSchwarzeDame(f *testing.F) {
 	fuzzScoreEndpoint(f, "schwarze_dame", []string{
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":4,"hearts":[2,5,13]},{"player":2,"tricks":3,"hearts":[14],"pik_dame":true},{"player":3,"tricks":5,"hearts":[3,4,6,7,8,9,10]},{"player":4,"tricks":1,"hearts":[11,12]}]}}`,
-		`{"players":[1,2,3,4],"options":{"hands_per_match":1},"facts":{"dealer":2,"players":[{"player":1,"tricks":4,"penalty":20},{"player":2,"tricks":3,"penalty":40},{"player":3,"tricks":5,"penalty":52},{"player":4,"tricks":1,"penalty":18}]}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":3,"players":[{"player":1,"tricks":13,"hearts":[2,3,4,5,6,7,8,9,10,11,12,13,14],"pik_dame":true},{"player":2,"tricks":0},{"player":3,"tricks":0},{"player":4,"tricks":0}]}}`,
-		`{"players":[1,2,3,4],"state":{"match":2,"hands_played":7,"hands_left":1,"balance":{"1":30,"2":-10,"3":-5,"4":-15},"matches_won":{"3":1}},"facts":{"dealer":4,"players":[{"player":1,"tricks":4,"hearts":[2,5,13]},{"player":2,"tricks":3,"hearts":[14],"pik_dame":true},{"player":3,"tricks":5,"hearts":[3,4,6,7,8,9,10]},{"player":4,"tricks":1,"hearts":[11,12]}]}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":4,"hearts":[2,5,13]},{"player":2,"tricks":3,"hearts":[14],"pik_dame":true},{"player":3,"tricks":5,"hearts":[3,4,6,7,8,9,10]},{"player":4,"tricks":1,"hearts":[11,12]}]}}`,
+		`{"player_ids":[1,2,3,4],"options":{"hands_per_match":1},"facts":{"dealer":2,"players":[{"player":1,"tricks":4,"penalty":20},{"player":2,"tricks":3,"penalty":40},{"player":3,"tricks":5,"penalty":52},{"player":4,"tricks":1,"penalty":18}]}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":3,"players":[{"player":1,"tricks":13,"hearts":[2,3,4,5,6,7,8,9,10,11,12,13,14],"pik_dame":true},{"player":2,"tricks":0},{"player":3,"tricks":0},{"player":4,"tricks":0}]}}`,
+		`{"player_ids":[1,2,3,4],"state":{"match":2,"hands_played":7,"hands_left":1,"balance":{"1":30,"2":-10,"3":-5,"4":-15},"matches_won":{"3":1}},"facts":{"dealer":4,"players":[{"player":1,"tricks":4,"hearts":[2,5,13]},{"player":2,"tricks":3,"hearts":[14],"pik_dame":true},{"player":3,"tricks":5,"hearts":[3,4,6,7,8,9,10]},{"player":4,"tricks":1,"hearts":[11,12]}]}}`,
 		// broken
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":4},{"player":2,"tricks":3},{"player":3,"tricks":5},{"player":4,"tricks":2}]}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":14},{"player":2,"tricks":0},{"player":3,"tricks":0},{"player":4,"tricks":0}]}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"players":[]}}`,
-		`{"players":[1,2,3,4],"options":{"hands_per_match":0},"facts":{}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":4,"hearts":"2"}]}}`,
-		`{"players":[1,2,3,4],"facts":{"dealer":`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":4},{"player":2,"tricks":3},{"player":3,"tricks":5},{"player":4,"tricks":2}]}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":14},{"player":2,"tricks":0},{"player":3,"tricks":0},{"player":4,"tricks":0}]}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"players":[]}}`,
+		`{"player_ids":[1,2,3,4],"options":{"hands_per_match":0},"facts":{}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":1,"players":[{"player":1,"tricks":4,"hearts":"2"}]}}`,
+		`{"player_ids":[1,2,3,4],"facts":{"dealer":`,
 	})
 }
 
@@ -274,7 +274,7 @@ func FuzzRecordHand(f *testing.F) {
 	}
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Fuzz", "game": "doppelkopf", "stake_cents_per_point": "1/2"})
 	table := int64(tbl["id"].(float64))
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-03-12", "seating": players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-03-12", "player_ids": players})
 	session := int64(s["id"].(float64))
 	hands := fmt.Sprintf("/v1/tables/%d/hands", table)
 	standings := fmt.Sprintf("/v1/sessions/%d/standings", session)

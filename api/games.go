@@ -38,7 +38,7 @@ func (s *Server) scoreHand(game string) echo.HandlerFunc {
 		var in struct {
 			Preset  string          `json:"preset"`
 			Options json.RawMessage `json:"options"`
-			Players []int64         `json:"players"`
+			Players []int64         `json:"player_ids"`
 			Date    string          `json:"date"`
 			State   json.RawMessage `json:"state"`
 			Facts   json.RawMessage `json:"facts"`

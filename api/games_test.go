@@ -112,7 +112,7 @@ func (g *gameTable) want(s string) string { return g.ids.Replace(s) }
 func (g *gameTable) open(date string, seats ...int) {
 	g.t.Helper()
 	s := g.e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", g.id), g.e.admin,
-		map[string]any{"date": date, "seating": g.seats(seats...)})
+		map[string]any{"date": date, "player_ids": g.seats(seats...)})
 	g.session = int64(s["id"].(float64))
 	if s["date"] != date {
 		g.t.Fatalf("session date %v, want %s", s["date"], date)
@@ -205,7 +205,7 @@ func (g *gameTable) standings(path string) string {
 	prevName := ""
 	for i, s := range list {
 		m := s.(map[string]any)
-		byID[int64(m["player"].(float64))] = m
+		byID[int64(m["player_id"].(float64))] = m
 		pts := rat(g.t, m["points"].(string))
 		name := m["name"].(string)
 		if prev != nil && (pts.Cmp(prev) > 0 || pts.Cmp(prev) == 0 && name < prevName) {
@@ -551,7 +551,7 @@ func TestDoppelkopfDealerOfTheState(t *testing.T) {
 	report := g.e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/report", g.session), g.e.admin, nil)
 	var dealers []int64
 	for _, h := range report["hands"].([]any) {
-		d, _ := h.(map[string]any)["dealer"].(float64)
+		d, _ := h.(map[string]any)["dealer_id"].(float64)
 		dealers = append(dealers, int64(d))
 	}
 	if !slices.Equal(dealers, g.seats(1, 2)) {
@@ -805,7 +805,7 @@ func TestSchwarzeSauTalliesAcrossSessions(t *testing.T) {
 	// The score endpoint, given the state before the payout hand and its
 	// date, gives the same points and the same payout, and stores nothing.
 	preview := g.score("schwarze_sau", map[string]any{
-		"players": g.seats(1, 2, 3, 4, 5), "date": "2025-04-02", "state": before,
+		"player_ids": g.seats(1, 2, 3, 4, 5), "date": "2025-04-02", "state": before,
 		"facts": g.facts(steps[6].facts),
 	})
 	sameScore(t, preview, payoutHand)
@@ -937,7 +937,7 @@ func TestKlaberjassWholeMatch(t *testing.T) {
 	// The score endpoint from the state before the last hand wins the match
 	// the same way and stores nothing.
 	preview := g.score("klaberjass", map[string]any{
-		"players": g.players, "state": beforeLast, "facts": g.facts(gamestest.KlaberjassHand(3, false, false)),
+		"player_ids": g.players, "state": beforeLast, "facts": g.facts(gamestest.KlaberjassHand(3, false, false)),
 	})
 	sameScore(t, preview, last)
 	if ps := preview["state"].(map[string]any); byPlayer(ps["matches_won"], g.players) != g.want("P1:1 P2:1 P3:1 P4:1") {
@@ -1044,7 +1044,7 @@ func TestScoreEndpointMatchesRecording(t *testing.T) {
 			if c.first != "" {
 				g.record(c.first)
 			}
-			body := map[string]any{"players": g.seats(c.seats...), "date": c.date, "facts": g.facts(c.facts)}
+			body := map[string]any{"player_ids": g.seats(c.seats...), "date": c.date, "facts": g.facts(c.facts)}
 			if c.options != "" {
 				body["options"] = json.RawMessage(c.options)
 			}
@@ -1112,7 +1112,7 @@ func scoreRefusals(t *testing.T, cases []scoreRefusal) {
 	t.Helper()
 	g := newGameTable(t, "doppelkopf", "", 4)
 	for _, c := range cases {
-		res := g.e.call("POST", "/v1/games/"+c.game+"/score", g.e.admin, map[string]any{"players": g.players, "date": "2026-03-12", "facts": g.facts(c.facts)})
+		res := g.e.call("POST", "/v1/games/"+c.game+"/score", g.e.admin, map[string]any{"player_ids": g.players, "date": "2026-03-12", "facts": g.facts(c.facts)})
 		if res.status != 422 {
 			t.Errorf("%s %s: status %d, want 422: %s", c.game, c.field, res.status, res.body)
 			continue
@@ -1145,7 +1145,7 @@ func TestScoreAndRecordingRefuseAlike(t *testing.T) {
 		g := newGameTable(t, c.game, "", 4)
 		g.open("2026-03-12", 1, 2, 3, 4)
 		facts := g.facts(c.facts)
-		scored := g.e.call("POST", "/v1/games/"+c.game+"/score", g.e.admin, map[string]any{"players": g.players, "date": "2026-03-12", "facts": facts})
+		scored := g.e.call("POST", "/v1/games/"+c.game+"/score", g.e.admin, map[string]any{"player_ids": g.players, "date": "2026-03-12", "facts": facts})
 		recorded := g.e.call("POST", g.handsPath(), g.e.admin, map[string]any{"session_id": g.session, "number": 1, "facts": facts})
 		if scored.status != 422 || recorded.status != 422 {
 			t.Errorf("%s %s: score %d, record %d, want 422 both", c.game, c.field, scored.status, recorded.status)

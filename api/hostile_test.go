@@ -70,7 +70,7 @@ func newHostileWorld(e *env) hostileWorld {
 		tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Tisch " + game, "game": game})
 		w.table[game] = int64(tbl["id"].(float64))
 		s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", w.table[game]), e.admin,
-			map[string]any{"date": "2026-03-12", "seating": w.players[:4]})
+			map[string]any{"date": "2026-03-12", "player_ids": w.players[:4]})
 		w.session[game] = int64(s["id"].(float64))
 	}
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Leerer Tisch", "game": "schwarze_dame"})
@@ -112,7 +112,7 @@ func hostileCatalogue(w hostileWorld) []hostile {
 	// scoreBody is a valid score request of game with old replaced by new
 	// once (before the players' ids are filled in).
 	scoreBody := func(game, old, new string) string {
-		body := `{"players":[P1,P2,P3,P4],"date":"2026-03-12","facts":` + hostileHands[game] + `}`
+		body := `{"player_ids":[P1,P2,P3,P4],"date":"2026-03-12","facts":` + hostileHands[game] + `}`
 		if old != "" {
 			if !strings.Contains(body, old) {
 				panic("scoreBody: no " + old + " in " + body)
@@ -124,7 +124,7 @@ func hostileCatalogue(w hostileWorld) []hostile {
 	table := func(suffix string) string { return fmt.Sprintf("/v1/tables/%d%s", w.table[dk], suffix) }
 	session := func(suffix string) string { return fmt.Sprintf("/v1/sessions/%d%s", w.session[dk], suffix) }
 	newSession := fmt.Sprintf("/v1/tables/%d/sessions", w.empty)
-	seat := func(ids ...any) string { return hostileJSON(map[string]any{"date": "2026-03-12", "seating": ids}) }
+	seat := func(ids ...any) string { return hostileJSON(map[string]any{"date": "2026-03-12", "player_ids": ids}) }
 
 	return []hostile{
 		// --- players ---
@@ -198,18 +198,18 @@ func hostileCatalogue(w hostileWorld) []hostile {
 		{name: "standings: unknown table", method: "GET", path: "/v1/tables/999999/standings", want: 404},
 
 		// --- sessions ---
-		{name: "session: a player seated twice", method: "POST", path: newSession, body: seat(p[0], p[1], p[0], p[2]), want: 422, field: "seating[2]"},
-		{name: "session: an unknown player", method: "POST", path: newSession, body: seat(p[0], p[1], p[2], 999999), want: 422, field: "seating"},
-		{name: "session: one player", method: "POST", path: newSession, body: seat(p[0]), want: 422, field: "seating"},
-		{name: "session: nine players", method: "POST", path: newSession, body: seat(p[0], p[1], p[2], p[3], p[4], 6, 7, 8, 9), want: 422, field: "seating"},
-		{name: "session: player id -1", method: "POST", path: newSession, body: seat(p[0], p[1], p[2], -1), want: 422, field: "seating[3]"},
-		{name: "session: player id 9223372036854775808", method: "POST", path: newSession, body: fmt.Sprintf(`{"seating":[%d,%d,9223372036854775808]}`, p[0], p[1]), want: 422, field: "seating[2]"},
-		{name: "session: player id a string", method: "POST", path: newSession, body: fmt.Sprintf(`{"seating":[%d,%d,"%d"]}`, p[0], p[1], p[2]), want: 422, field: "seating[2]"},
-		{name: "session: seating an object", method: "POST", path: newSession, body: `{"seating":{"1":1}}`, want: 422, field: "seating"},
-		{name: "session: 30 February", method: "POST", path: newSession, body: hostileJSON(map[string]any{"date": "2026-02-30", "seating": p[:4]}), want: 422, field: "date"},
-		{name: "session: date in words", method: "POST", path: newSession, body: hostileJSON(map[string]any{"date": "gestern", "seating": p[:4]}), want: 422, field: "date"},
-		{name: "session: SQL as the date", method: "POST", path: newSession, body: hostileJSON(map[string]any{"date": "2026-03-12'; DROP TABLE hands; --", "seating": p[:4]}), want: 422, field: "date"},
-		{name: "session: missing seating", method: "POST", path: newSession, body: `{"date":"2026-03-12"}`, want: 422, field: "seating"},
+		{name: "session: a player seated twice", method: "POST", path: newSession, body: seat(p[0], p[1], p[0], p[2]), want: 422, field: "player_ids[2]"},
+		{name: "session: an unknown player", method: "POST", path: newSession, body: seat(p[0], p[1], p[2], 999999), want: 422, field: "player_ids"},
+		{name: "session: one player", method: "POST", path: newSession, body: seat(p[0]), want: 422, field: "player_ids"},
+		{name: "session: nine players", method: "POST", path: newSession, body: seat(p[0], p[1], p[2], p[3], p[4], 6, 7, 8, 9), want: 422, field: "player_ids"},
+		{name: "session: player id -1", method: "POST", path: newSession, body: seat(p[0], p[1], p[2], -1), want: 422, field: "player_ids[3]"},
+		{name: "session: player id 9223372036854775808", method: "POST", path: newSession, body: fmt.Sprintf(`{"player_ids":[%d,%d,9223372036854775808]}`, p[0], p[1]), want: 422, field: "player_ids[2]"},
+		{name: "session: player id a string", method: "POST", path: newSession, body: fmt.Sprintf(`{"player_ids":[%d,%d,"%d"]}`, p[0], p[1], p[2]), want: 422, field: "player_ids[2]"},
+		{name: "session: seating an object", method: "POST", path: newSession, body: `{"player_ids":{"1":1}}`, want: 422, field: "player_ids"},
+		{name: "session: 30 February", method: "POST", path: newSession, body: hostileJSON(map[string]any{"date": "2026-02-30", "player_ids": p[:4]}), want: 422, field: "date"},
+		{name: "session: date in words", method: "POST", path: newSession, body: hostileJSON(map[string]any{"date": "gestern", "player_ids": p[:4]}), want: 422, field: "date"},
+		{name: "session: SQL as the date", method: "POST", path: newSession, body: hostileJSON(map[string]any{"date": "2026-03-12'; DROP TABLE hands; --", "player_ids": p[:4]}), want: 422, field: "date"},
+		{name: "session: missing seating", method: "POST", path: newSession, body: `{"date":"2026-03-12"}`, want: 422, field: "player_ids"},
 		{name: "session: a second open session", method: "POST", path: fmt.Sprintf("/v1/tables/%d/sessions", w.table[dk]), body: seat(p[0], p[1], p[2], p[3]), want: 409},
 		{name: "session: unknown table", method: "POST", path: "/v1/tables/999999/sessions", body: seat(p[0], p[1], p[2], p[3]), want: 404},
 		{name: "session: id abc", method: "GET", path: "/v1/sessions/abc", want: 422, field: "sessionID"},
@@ -294,30 +294,30 @@ func hostileCatalogue(w hostileWorld) []hostile {
 		// --- score endpoints ---
 		{name: "score: unknown game", method: "POST", path: score("skat"), body: scoreBody(dk, "", ""), want: 404},
 		{name: "score: SQL as the game", method: "POST", path: "/v1/games/%27%3B%20DROP%20TABLE%20hands%3B%20--/score", body: scoreBody(dk, "", ""), want: 404},
-		{name: "score: unknown preset", method: "POST", path: score(dk), body: scoreBody(dk, `{"players"`, `{"preset":"turnier","players"`), want: 422, field: "preset"},
-		{name: "score: unknown option", method: "POST", path: score(dk), body: scoreBody(dk, `{"players"`, `{"options":{"ramsch":true},"players"`), want: 422, field: "options.ramsch"},
-		{name: "score: option out of range", method: "POST", path: score(sd), body: scoreBody(sd, `{"players"`, `{"options":{"hands_per_match":1000},"players"`), want: 422, field: "options.hands_per_match"},
-		{name: "score: a player seated twice", method: "POST", path: score(sd), body: scoreBody(sd, `"players":[P1,P2,P3,P4]`, `"players":[P1,P2,P3,P1]`), want: 422, field: "players[3]"},
-		{name: "score: one player", method: "POST", path: score(sd), body: scoreBody(sd, `"players":[P1,P2,P3,P4]`, `"players":[P1]`), want: 422, field: "players"},
-		{name: "score: player id 0", method: "POST", path: score(kj), body: scoreBody(kj, `"players":[P1,P2,P3,P4]`, `"players":[P1,P2,P3,0]`), want: 422, field: "players[3]"},
-		{name: "score: missing facts", method: "POST", path: score(kj), body: w.ids(`{"players":[P1,P2,P3,P4]}`), want: 422, field: "facts"},
-		{name: "score: missing players", method: "POST", path: score(ss), body: w.ids(`{"facts":` + hostileHands[ss] + `}`), want: 422, field: "players"},
+		{name: "score: unknown preset", method: "POST", path: score(dk), body: scoreBody(dk, `{"player_ids"`, `{"preset":"turnier","player_ids"`), want: 422, field: "preset"},
+		{name: "score: unknown option", method: "POST", path: score(dk), body: scoreBody(dk, `{"player_ids"`, `{"options":{"ramsch":true},"player_ids"`), want: 422, field: "options.ramsch"},
+		{name: "score: option out of range", method: "POST", path: score(sd), body: scoreBody(sd, `{"player_ids"`, `{"options":{"hands_per_match":1000},"player_ids"`), want: 422, field: "options.hands_per_match"},
+		{name: "score: a player seated twice", method: "POST", path: score(sd), body: scoreBody(sd, `"player_ids":[P1,P2,P3,P4]`, `"player_ids":[P1,P2,P3,P1]`), want: 422, field: "player_ids[3]"},
+		{name: "score: one player", method: "POST", path: score(sd), body: scoreBody(sd, `"player_ids":[P1,P2,P3,P4]`, `"player_ids":[P1]`), want: 422, field: "player_ids"},
+		{name: "score: player id 0", method: "POST", path: score(kj), body: scoreBody(kj, `"player_ids":[P1,P2,P3,P4]`, `"player_ids":[P1,P2,P3,0]`), want: 422, field: "player_ids[3]"},
+		{name: "score: missing facts", method: "POST", path: score(kj), body: w.ids(`{"player_ids":[P1,P2,P3,P4]}`), want: 422, field: "facts"},
+		{name: "score: missing players", method: "POST", path: score(ss), body: w.ids(`{"facts":` + hostileHands[ss] + `}`), want: 422, field: "player_ids"},
 		{name: "score: date 2026-13-01", method: "POST", path: score(ss), body: scoreBody(ss, `"2026-03-12"`, `"2026-13-01"`), want: 422, field: "date"},
 		{name: "score: date 2026-02-30", method: "POST", path: score(ss), body: scoreBody(ss, `"2026-03-12"`, `"2026-02-30"`), want: 422, field: "date"},
-		{name: "score: state an array", method: "POST", path: score(dk), body: scoreBody(dk, `{"players"`, `{"state":[1],"players"`), want: 422, field: "state"},
-		{name: "score: doppelkopf state of the wrong shape", method: "POST", path: score(dk), body: scoreBody(dk, `{"players"`, `{"state":{"bock_games_left":"viele"},"players"`), want: 422, field: "state.bock_games_left"},
-		{name: "score: saukopf state of the wrong shape", method: "POST", path: score(sk), body: scoreBody(sk, `{"players"`, `{"state":{"summary":1},"players"`), want: 422, field: "state.summary"},
-		{name: "score: schwarze sau tally of 2^63-1", method: "POST", path: score(ss), body: scoreBody(ss, `{"players"`, `{"state":{"tallies":{"P2":"9223372036854775807"},"to_limit":{},"limit":1512,"threshold_base":1500,"date":{"year":2026,"month":3,"day":12},"round":1,"hands":1,"payouts":{},"summary":"Stand"},"players"`), want: 422, field: "state"},
-		{name: "score: klaberjass die on 6", method: "POST", path: score(kj), body: scoreBody(kj, `{"players"`, `{"state":{"match":1,"hands":1,"sides":[{"players":[P1,P3],"die":6,"matches_won":0},{"players":[P2,P4],"die":0,"matches_won":0}],"matches_won":{}},"players"`), want: 422, field: "state.sides[0].die"},
-		{name: "score: schwarze dame balance a string", method: "POST", path: score(sd), body: scoreBody(sd, `{"players"`, `{"state":{"balance":{"P1":"viel"}},"players"`), want: 422, field: "*"},
-		{name: "score: a saukopf state for doppelkopf", method: "POST", path: score(dk), body: scoreBody(dk, `{"players"`, `{"state":{"summary":"Letztes Spiel"},"players"`), want: 422, field: "state.session"},
+		{name: "score: state an array", method: "POST", path: score(dk), body: scoreBody(dk, `{"player_ids"`, `{"state":[1],"player_ids"`), want: 422, field: "state"},
+		{name: "score: doppelkopf state of the wrong shape", method: "POST", path: score(dk), body: scoreBody(dk, `{"player_ids"`, `{"state":{"bock_games_left":"viele"},"player_ids"`), want: 422, field: "state.bock_games_left"},
+		{name: "score: saukopf state of the wrong shape", method: "POST", path: score(sk), body: scoreBody(sk, `{"player_ids"`, `{"state":{"summary":1},"player_ids"`), want: 422, field: "state.summary"},
+		{name: "score: schwarze sau tally of 2^63-1", method: "POST", path: score(ss), body: scoreBody(ss, `{"player_ids"`, `{"state":{"tallies":{"P2":"9223372036854775807"},"to_limit":{},"limit":1512,"threshold_base":1500,"date":{"year":2026,"month":3,"day":12},"round":1,"hands":1,"payouts":{},"summary":"Stand"},"player_ids"`), want: 422, field: "state"},
+		{name: "score: klaberjass die on 6", method: "POST", path: score(kj), body: scoreBody(kj, `{"player_ids"`, `{"state":{"match":1,"hands":1,"sides":[{"players":[P1,P3],"die":6,"matches_won":0},{"players":[P2,P4],"die":0,"matches_won":0}],"matches_won":{}},"player_ids"`), want: 422, field: "state.sides[0].die"},
+		{name: "score: schwarze dame balance a string", method: "POST", path: score(sd), body: scoreBody(sd, `{"player_ids"`, `{"state":{"balance":{"P1":"viel"}},"player_ids"`), want: 422, field: "*"},
+		{name: "score: a saukopf state for doppelkopf", method: "POST", path: score(dk), body: scoreBody(dk, `{"player_ids"`, `{"state":{"summary":"Letztes Spiel"},"player_ids"`), want: 422, field: "state.session"},
 		{name: "score: doppelkopf Augen 1e309", method: "POST", path: score(dk), body: scoreBody(dk, `"augen":187`, `"augen":1e309`), want: 422, field: "facts.re.augen"},
 		{name: "score: doppelkopf Augen 241", method: "POST", path: score(dk), body: scoreBody(dk, `"augen":187`, `"augen":241`), want: 422, field: "facts.re.augen"},
 		{name: "score: saukopf truncated", method: "POST", path: score(sk), body: scoreBody(sk, "", "")[:60], want: 400, field: "body"},
 		{name: "score: saukopf unknown player", method: "POST", path: score(sk), body: scoreBody(sk, `"spieler":P1`, `"spieler":999999`), want: 422, field: "facts.spieler"},
 		{name: "score: schwarze sau 10,000-level nesting", method: "POST", path: score(ss), body: scoreBody(ss, `"dealer":P4`, `"dealer":`+nestedArrays(10_000)), want: 422, field: "body"},
 		{name: "score: klaberjass unknown field", method: "POST", path: score(kj), body: scoreBody(kj, `"kontra":true`, `"kontra":true,"trumpf":"herz"`), want: 422, field: "facts.trumpf"},
-		{name: "score: klaberjass unknown top-level field", method: "POST", path: score(kj), body: scoreBody(kj, `{"players"`, `{"table_id":1,"players"`), want: 422, field: "table_id"},
+		{name: "score: klaberjass unknown top-level field", method: "POST", path: score(kj), body: scoreBody(kj, `{"player_ids"`, `{"table_id":1,"player_ids"`), want: 422, field: "table_id"},
 		{name: "score: schwarze dame duplicate player in the facts", method: "POST", path: score(sd), body: scoreBody(sd, `{"player":P4,`, `{"player":P1,`), want: 422, field: "facts.players[3].player"},
 
 		// --- kitty bookings ---
@@ -553,7 +553,7 @@ func TestHostileHugeStake(t *testing.T) {
 	players := e.players("Anna", "Bernd", "Clara", "Dieter")
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Hochstapler", "game": "doppelkopf", "stake_cents_per_point": "100000"})
 	table := int64(tbl["id"].(float64))
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-03-12", "seating": players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-03-12", "player_ids": players})
 	session := int64(s["id"].(float64))
 	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, map[string]any{"session_id": session, "number": 1,
 		"facts": map[string]any{"game": "normal", "re": map[string]any{"players": []int64{players[0], players[2]}, "augen": 187}}})

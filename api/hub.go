@@ -62,8 +62,9 @@ type hubEvent struct {
 }
 
 // newHubEvent encodes an event's frame: its id (the change number), its
-// kind and its data.
+// kind and its data, the change as the API names it (publicChange).
 func newHubEvent(ev ledger.Event) (hubEvent, error) {
+	ev.Change = publicChange(ev.Change)
 	data, err := json.Marshal(ev)
 	if err != nil {
 		return hubEvent{}, err

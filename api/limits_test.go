@@ -62,10 +62,10 @@ func TestSpecStatesTheLedgersLimits(t *testing.T) {
 		{"HandNumber maximum", *doc.Components.Parameters["HandNumber"].Value.Schema.Value.Max, ledger.MaxHandNumber},
 		{"listHands after maximum", *param("listHands", "after").Max, ledger.MaxHandNumber},
 		{"Idempotency-Key maxLength", maxLen(doc.Components.Parameters["IdempotencyKey"].Value.Schema.Value), ledger.MaxIdempotencyKeyLen},
-		{"NewSession.seating minItems", float64(prop(schema("NewSession"), "seating").MinItems), ledger.MinSeated},
-		{"NewSession.seating maxItems", float64(*prop(schema("NewSession"), "seating").MaxItems), ledger.MaxSeated},
-		{"ScoreRequest.players minItems", float64(prop(schema("ScoreRequest"), "players").MinItems), ledger.MinSeated},
-		{"ScoreRequest.players maxItems", float64(*prop(schema("ScoreRequest"), "players").MaxItems), ledger.MaxSeated},
+		{"NewSession.player_ids minItems", float64(prop(schema("NewSession"), "player_ids").MinItems), ledger.MinSeated},
+		{"NewSession.player_ids maxItems", float64(*prop(schema("NewSession"), "player_ids").MaxItems), ledger.MaxSeated},
+		{"ScoreRequest.player_ids minItems", float64(prop(schema("ScoreRequest"), "player_ids").MinItems), ledger.MinSeated},
+		{"ScoreRequest.player_ids maxItems", float64(*prop(schema("ScoreRequest"), "player_ids").MaxItems), ledger.MaxSeated},
 	} {
 		if c.spec != c.ged {
 			t.Errorf("openapi.yaml's %s is %v, the ledger's %v", c.what, c.spec, c.ged)

@@ -122,7 +122,7 @@ func TestCreatedSaysWhere(t *testing.T) {
 		}
 	}
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Samstag", "game": "schwarze_dame"})
-	res := e.call("POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"seating": ev.players})
+	res := e.call("POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"player_ids": ev.players})
 	if loc := res.header.Get("Location"); loc != fmt.Sprintf("/v1/sessions/%v", res.json(t)["id"]) {
 		t.Errorf("a session's Location is %q", loc)
 	}

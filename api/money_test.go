@@ -41,7 +41,7 @@ func (g *gameTable) money() settled {
 		kittyOpen: int64(st["kitty_open_cents"].(float64)), players: map[int64]playerMoney{}}
 	for _, p := range st["players"].([]any) {
 		x := p.(map[string]any)
-		m.players[int64(x["player"].(float64))] = playerMoney{
+		m.players[int64(x["player_id"].(float64))] = playerMoney{
 			settle: int64(x["settle_cents"].(float64)), paid: int64(x["paid_cents"].(float64)),
 			received: int64(x["received_cents"].(float64)), open: int64(x["open_cents"].(float64))}
 	}
@@ -58,7 +58,7 @@ func transferOf(x map[string]any) transfer {
 		}
 		return int64(v.(float64))
 	}
-	return transfer{id: id(x["id"]), from: id(x["from"]), to: id(x["to"]), cents: int64(x["cents"].(float64)), paid: x["paid"] == true}
+	return transfer{id: id(x["id"]), from: id(x["from_player_id"]), to: id(x["to_player_id"]), cents: int64(x["cents"].(float64)), paid: x["paid"] == true}
 }
 
 // settles checks what a settlement version promises the treasurer: every

@@ -25,7 +25,7 @@ func TestAFiveEveningShowsWhoDealsBeforeTheFirstHand(t *testing.T) {
 		t.Errorf("a new table's state %v is not its next hand %v", tbl["state"], tbl["next_hand"])
 	}
 
-	sess := e.must(201, "POST", table+"/sessions", e.admin, map[string]any{"date": "2026-11-19", "seating": p})
+	sess := e.must(201, "POST", table+"/sessions", e.admin, map[string]any{"date": "2026-11-19", "player_ids": p})
 	wantNext(t, "the opened session", sess["next_hand"], "Anna gibt und setzt aus; kein Bock", &anna, []int64{anna})
 	got := e.must(200, "GET", table, e.admin, nil)
 	if got["open_session_id"] != sess["id"] || !reflect.DeepEqual(got["next_hand"], sess["next_hand"]) {
@@ -39,8 +39,8 @@ func TestAFiveEveningShowsWhoDealsBeforeTheFirstHand(t *testing.T) {
 			"facts": map[string]any{"game": "normal", "re": map[string]any{"players": re, "augen": 150}}})
 	}
 	h1 := hand(1, bernd, dieter)
-	if h1["dealer"] != float64(anna) || !reflect.DeepEqual(h1["players"], []any{float64(bernd), float64(clara), float64(dieter), float64(emil)}) {
-		t.Errorf("hand 1 was dealt by %v to %v, want Anna to Bernd, Clara, Dieter, Emil", h1["dealer"], h1["players"])
+	if h1["dealer_id"] != float64(anna) || !reflect.DeepEqual(h1["player_ids"], []any{float64(bernd), float64(clara), float64(dieter), float64(emil)}) {
+		t.Errorf("hand 1 was dealt by %v to %v, want Anna to Bernd, Clara, Dieter, Emil", h1["dealer_id"], h1["player_ids"])
 	}
 	wantNext(t, "after hand 1", e.must(200, "GET", table, e.admin, nil)["next_hand"], "Bernd gibt und setzt aus; kein Bock", &bernd, []int64{bernd})
 	hand(2, clara, emil)
@@ -72,7 +72,7 @@ func TestAFiveEveningShowsWhoDealsBeforeTheFirstHand(t *testing.T) {
 	want := map[int64][2]float64{anna: {1, 1}, bernd: {1, 1}, clara: {2, 0}, dieter: {2, 0}, emil: {2, 0}}
 	for _, st := range e.must(200, "GET", fmt.Sprintf("/v1/sessions/%v/standings", sess["id"]), e.admin, nil)["standings"].([]any) {
 		st := st.(map[string]any)
-		id := int64(st["player"].(float64))
+		id := int64(st["player_id"].(float64))
 		if got := [2]float64{st["hands"].(float64), st["sat_out"].(float64)}; got != want[id] {
 			t.Errorf("player %d played and sat out %v hands, want %v", id, got, want[id])
 		}
@@ -83,7 +83,7 @@ func TestAFiveEveningShowsWhoDealsBeforeTheFirstHand(t *testing.T) {
 	if res := e.call("POST", table+"/hands/3/undo", e.admin, nil); res.status != 409 || !strings.Contains(string(res.body), "closed") {
 		t.Errorf("undoing a hand of a closed session: %d %s", res.status, res.body)
 	}
-	second := e.must(201, "POST", table+"/sessions", e.admin, map[string]any{"date": "2026-11-26", "seating": p[:4]})
+	second := e.must(201, "POST", table+"/sessions", e.admin, map[string]any{"date": "2026-11-26", "player_ids": p[:4]})
 	wantNext(t, "the evening of four", second["next_hand"], "Clara gibt; kein Bock", &clara, []int64{})
 	next := second["next_hand"].(map[string]any)
 	if next["session"] != second["id"] || next["games"] != 0.0 || len(next["solos"].(map[string]any)) != 0 {
@@ -123,9 +123,9 @@ func TestSessionsAreListedAndLinked(t *testing.T) {
 	e := newEnv(t)
 	ev := e.evening() // open, 2026-11-19
 	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", ev.session), e.admin, nil)
-	later := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", ev.table), e.admin, map[string]any{"date": "2026-11-26", "seating": ev.players})
+	later := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", ev.table), e.admin, map[string]any{"date": "2026-11-26", "player_ids": ev.players})
 	other := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Nebentisch", "game": "saukopf"})
-	e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", other["id"]), e.admin, map[string]any{"date": "2026-11-26", "seating": ev.players})
+	e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", other["id"]), e.admin, map[string]any{"date": "2026-11-26", "player_ids": ev.players})
 
 	ids := func(path string) []float64 {
 		t.Helper()

@@ -75,7 +75,7 @@ func TestEveryListIsWalkedThroughItsLinks(t *testing.T) {
 		e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", id), e.admin, nil)
 	}
 	for _, date := range []string{"2026-11-26", "2026-12-03"} {
-		s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", tableID), e.admin, map[string]any{"date": date, "seating": players[1:]})
+		s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", tableID), e.admin, map[string]any{"date": date, "player_ids": players[1:]})
 		e.must(200, "POST", fmt.Sprintf("/v1/sessions/%v/close", s["id"]), e.admin, nil)
 	}
 	for _, name := range []string{"Mittwoch", "Erster Tisch"} {
@@ -93,7 +93,7 @@ func TestEveryListIsWalkedThroughItsLinks(t *testing.T) {
 	}
 	for i := range 3 {
 		e.must(201, "POST", "/v1/tournaments", e.admin, map[string]any{"name": fmt.Sprintf("Turnier %d", i), "date": "2026-11-19",
-			"hands_per_round": 6, "tables": ddv})
+			"hands_per_round": 6, "table_ids": ddv})
 	}
 
 	lists := []struct{ path, items, key string }{

@@ -64,8 +64,8 @@ func TestARetiredPlayerIsSeatedNoMore(t *testing.T) {
 		t.Errorf("retired: %v", p)
 	}
 	sessions := fmt.Sprintf("/v1/tables/%d/sessions", ev.table)
-	res := e.call("POST", sessions, e.admin, map[string]any{"date": "2026-11-26", "seating": ev.players})
-	if res.status != 422 || res.json(t)["field"] != "seating" {
+	res := e.call("POST", sessions, e.admin, map[string]any{"date": "2026-11-26", "player_ids": ev.players})
+	if res.status != 422 || res.json(t)["field"] != "player_ids" {
 		t.Errorf("seating a retired player: %d %s", res.status, res.body)
 	}
 	st := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/standings", ev.session), e.admin, nil)["standings"].([]any)
@@ -73,5 +73,5 @@ func TestARetiredPlayerIsSeatedNoMore(t *testing.T) {
 		t.Errorf("the retired player's evening lost its standings: %v", st)
 	}
 	e.must(200, "PATCH", dieter, e.admin, map[string]any{"retired": false})
-	e.must(201, "POST", sessions, e.admin, map[string]any{"date": "2026-11-26", "seating": ev.players})
+	e.must(201, "POST", sessions, e.admin, map[string]any{"date": "2026-11-26", "player_ids": ev.players})
 }

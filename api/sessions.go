@@ -51,7 +51,7 @@ func (s *Server) openSession(c echo.Context) error {
 	}
 	var in struct {
 		Date    string  `json:"date"`
-		Seating []int64 `json:"seating"`
+		Seating []int64 `json:"player_ids"`
 	}
 	body, err := decodeBody(c, &in)
 	if err != nil {

@@ -17,7 +17,7 @@ func (e *env) doppelkopfEvening(table string, date string, n int, players []int6
 	e.t.Helper()
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": table, "game": "doppelkopf", "stake_cents_per_point": "1/2"})
 	tableID = int64(tbl["id"].(float64))
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", tableID), e.admin, map[string]any{"date": date, "seating": players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", tableID), e.admin, map[string]any{"date": date, "player_ids": players})
 	sessionID = int64(s["id"].(float64))
 	augen := []int{187, 100, 121, 150, 60, 120, 205, 91, 130, 170}
 	announced := []string{"none", "re", "none", "keine90", "none", "none", "re", "none", "none", "none"}
@@ -146,7 +146,7 @@ func TestDebtsCarryOverAndTheKittyBalances(t *testing.T) {
 	e.must(403, "POST", fmt.Sprintf("/v1/transfers/%d/paid", paidID), reader, nil)
 
 	// The next evening's report carries the unpaid ones, not the paid one.
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-11-26", "seating": players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-11-26", "player_ids": players})
 	second := int64(s["id"].(float64))
 	report := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/report", second), reader, nil)
 	debts := report["open_debts"].([]any)
@@ -198,7 +198,7 @@ func TestKittyModeSettlesEveryoneWithTheKitty(t *testing.T) {
 	}
 	e.must(422, "POST", "/v1/tables", e.admin, map[string]any{"name": "X", "game": "doppelkopf", "settle_mode": "irgendwie"})
 	id := int64(tbl["id"].(float64))
-	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", id), e.admin, map[string]any{"date": "2026-11-19", "seating": players})
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", id), e.admin, map[string]any{"date": "2026-11-19", "player_ids": players})
 	session := int64(s["id"].(float64))
 	// Re (Anna, Clara) wins 187:53, keine 90: value 3, x10 cents.
 	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", id), e.admin, map[string]any{"session_id": session, "number": 1,
@@ -207,7 +207,7 @@ func TestKittyModeSettlesEveryoneWithTheKitty(t *testing.T) {
 	st := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)
 	for _, tr := range st["transfers"].([]any) {
 		m := tr.(map[string]any)
-		if m["to"] != nil {
+		if m["to_player_id"] != nil {
 			t.Errorf("losers_to_kitty pays someone other than the kitty: %v", m)
 		}
 	}

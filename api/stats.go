@@ -19,7 +19,7 @@ const defaultLeaderboard = 50
 func statsFilter(c echo.Context) (ledger.StatsFilter, error) {
 	f := ledger.StatsFilter{From: c.QueryParam("from"), To: c.QueryParam("to"), Game: c.QueryParam("game")}
 	var err error
-	if f.TableID, err = queryInt(c, "table", 0); err != nil {
+	if f.TableID, err = queryInt(c, "table_id", 0); err != nil {
 		return f, err
 	}
 	return f, f.Check()
@@ -111,7 +111,7 @@ func (s *Server) pointsSeries(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	players, err := queryIDs(c, "player")
+	players, err := queryIDs(c, "player_id")
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func newStatsClub(t *testing.T) *statsClub {
 	other := func(name, game string, date string, seats []int64, hands ...string) int64 {
 		tbl := g.e.must(201, "POST", "/v1/tables", g.e.admin, map[string]any{"name": name, "game": game, "stake_cents_per_point": "1"})
 		id := int64(tbl["id"].(float64))
-		s := g.e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", id), g.e.admin, map[string]any{"date": date, "seating": seats})
+		s := g.e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", id), g.e.admin, map[string]any{"date": date, "player_ids": seats})
 		for i, facts := range hands {
 			g.e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", id), g.e.admin,
 				map[string]any{"session_id": s["id"], "number": i + 1, "facts": g.facts(facts)})
@@ -107,17 +107,17 @@ func TestPlayerStatsThroughTheAPI(t *testing.T) {
 	}
 
 	// Filters combined: the first Doppelkopf evening only.
-	f := c.get("/v1/stats/players/P2", "from", "2026-03-01", "to", "2026-03-12", "game", "doppelkopf", "table", fmt.Sprint(c.id))
+	f := c.get("/v1/stats/players/P2", "from", "2026-03-01", "to", "2026-03-12", "game", "doppelkopf", "table_id", fmt.Sprint(c.id))
 	if f["hands"] != 4.0 || f["points"] != "10" || f["longest_winning_streak"] != 3.0 {
 		t.Errorf("P2 on the 12th: %v", f)
 	}
-	if fl := f["filter"].(map[string]any); fl["from"] != "2026-03-01" || fl["game"] != "doppelkopf" || fl["table"] != float64(c.id) {
+	if fl := f["filter"].(map[string]any); fl["from"] != "2026-03-01" || fl["game"] != "doppelkopf" || fl["table_id"] != float64(c.id) {
 		t.Errorf("the filter is not echoed: %v", fl)
 	}
-	for _, bad := range []string{"from=2026-13-01", "game=skat", "table=0", "from=2026-03-02&to=2026-03-01"} {
+	for _, bad := range []string{"from=2026-13-01", "game=skat", "table_id=0", "from=2026-03-02&to=2026-03-01"} {
 		c.e.must(422, "GET", c.want("/v1/stats/players/P2?"+bad), c.e.admin, nil)
 	}
-	c.e.must(404, "GET", c.want("/v1/stats/players/P2?table=999999"), c.e.admin, nil)
+	c.e.must(404, "GET", c.want("/v1/stats/players/P2?table_id=999999"), c.e.admin, nil)
 	c.e.must(404, "GET", "/v1/stats/players/999999", c.e.admin, nil)
 }
 
@@ -163,7 +163,7 @@ func TestPartnersLeaderboardAndSeriesThroughTheAPI(t *testing.T) {
 	c.e.must(422, "GET", "/v1/stats/leaderboard?by=luck", c.e.admin, nil)
 	c.e.must(422, "GET", "/v1/stats/leaderboard?limit=0", c.e.admin, nil)
 
-	series := c.get("/v1/stats/series", "player", "P1", "player", "P5", "game", "doppelkopf")["series"].([]any)
+	series := c.get("/v1/stats/series", "player_id", "P1", "player_id", "P5", "game", "doppelkopf")["series"].([]any)
 	if len(series) != 2 {
 		t.Fatalf("series %v", series)
 	}
@@ -175,7 +175,7 @@ func TestPartnersLeaderboardAndSeriesThroughTheAPI(t *testing.T) {
 	if strings.Join(pts, ", ") != "2026-03-12 -10=-10, 2026-03-13 1=-9" {
 		t.Errorf("P1's Doppelkopf series: %s", strings.Join(pts, ", "))
 	}
-	c.e.must(422, "GET", "/v1/stats/series?player=abc", c.e.admin, nil)
+	c.e.must(422, "GET", "/v1/stats/series?player_id=abc", c.e.admin, nil)
 }
 
 // TestTheLeaderboardRanksOneGame: without game, a period of Doppelkopf
@@ -201,10 +201,10 @@ func TestTheLeaderboardRanksOneGame(t *testing.T) {
 	}
 	dame := points("game=schwarze_dame")
 	for query, want := range map[string]string{
-		"game=schwarze_dame":          dame,
-		fmt.Sprintf("table=%d", c.sd): dame,
-		"from=2026-04-01":             dame,
-		"game=doppelkopf":             points("to=2026-03-31"),
+		"game=schwarze_dame":             dame,
+		fmt.Sprintf("table_id=%d", c.sd): dame,
+		"from=2026-04-01":                dame,
+		"game=doppelkopf":                points("to=2026-03-31"),
 	} {
 		if got := points(query); got != want || got == "" {
 			t.Errorf("%s: %q, want %q", query, got, want)
@@ -222,7 +222,7 @@ func TestStatsOfAnotherClubAreNotFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/v1/stats/players/P1", "/v1/stats/players/P1/partners", "/v1/stats/players/P1/versus/P2",
-		"/v1/stats/series?player=P1", "/v1/stats/players/P1?table=" + fmt.Sprint(c.id)} {
+		"/v1/stats/series?player_id=P1", "/v1/stats/players/P1?table_id=" + fmt.Sprint(c.id)} {
 		c.e.must(404, "GET", c.want(path), other, nil)
 	}
 	if e := c.e.must(200, "GET", "/v1/stats/leaderboard", other, nil)["entries"].([]any); len(e) != 0 {

@@ -34,7 +34,7 @@ func TestATableChangesFromItsNextEvening(t *testing.T) {
 	if st["stake_cents_per_point"] != "1/2" {
 		t.Errorf("the first evening settled at %v cents a point", st["stake_cents_per_point"])
 	}
-	second := e.must(201, "POST", path+"/sessions", e.admin, map[string]any{"date": "2026-11-26", "seating": p})
+	second := e.must(201, "POST", path+"/sessions", e.admin, map[string]any{"date": "2026-11-26", "player_ids": p})
 	if terms := second["terms"].(map[string]any); terms["stake_cents_per_point"] != "2" || terms["rules"].(map[string]any)["bock"] != false {
 		t.Errorf("the next evening's terms: %v", terms)
 	}

@@ -33,7 +33,7 @@ func newTurnierAPI(t *testing.T) *turnierAPI {
 		ta.tables[i] = int64(tb["id"].(float64))
 	}
 	tr := e.must(201, "POST", "/v1/tournaments", e.admin, map[string]any{"name": "Herbstturnier", "date": "2026-11-19",
-		"hands_per_round": 6, "tables": ta.tables})
+		"hands_per_round": 6, "table_ids": ta.tables})
 	ta.id = int64(tr["id"].(float64))
 	return ta
 }
@@ -53,11 +53,11 @@ func (ta *turnierAPI) seats(s string) []int64 {
 // open opens the next round and returns the status and body.
 func (ta *turnierAPI) open(a, b string) response {
 	res := ta.e.call("POST", ta.path("/rounds"), ta.e.admin, map[string]any{"seatings": []map[string]any{
-		{"table": ta.tables[0], "players": ta.seats(a)}, {"table": ta.tables[1], "players": ta.seats(b)}}})
+		{"table_id": ta.tables[0], "player_ids": ta.seats(a)}, {"table_id": ta.tables[1], "player_ids": ta.seats(b)}}})
 	if res.status == 201 {
 		rounds := res.json(ta.e.t)["rounds"].([]any)
 		for i, rt := range rounds[len(rounds)-1].(map[string]any)["tables"].([]any) {
-			ta.sess[i] = int64(rt.(map[string]any)["session"].(float64))
+			ta.sess[i] = int64(rt.(map[string]any)["session_id"].(float64))
 		}
 	}
 	return res
@@ -176,12 +176,12 @@ func (ta *turnierAPI) checkSpiellisten(t *testing.T) {
 		"2 Tisch 2": "CGDH 6 0 2 -8 | 5 G pflichtsolo v1 auf D",
 	}
 	for _, tb := range ta.tables {
-		body := ta.e.must(200, "GET", ta.path(fmt.Sprintf("/spielliste?table=%d", tb)), ta.e.admin, nil)
+		body := ta.e.must(200, "GET", ta.path(fmt.Sprintf("/spielliste?table_id=%d", tb)), ta.e.admin, nil)
 		for _, l := range body["spiellisten"].([]any) {
 			l := l.(map[string]any)
 			var players string
 			for _, p := range l["players"].([]any) {
-				players += ta.ini[int64(p.(map[string]any)["player"].(float64))]
+				players += ta.ini[int64(p.(map[string]any)["player_id"].(float64))]
 			}
 			rows := l["rows"].([]any)
 			last := rows[len(rows)-1].(map[string]any)
@@ -189,8 +189,8 @@ func (ta *turnierAPI) checkSpiellisten(t *testing.T) {
 			if last["vorgefuehrt"] == true {
 				kind += " vorgeführt"
 			}
-			got := fmt.Sprintf("%s %s | %v %s %s v%s auf %s", players, joinAny(l["totals"].([]any)), last["game"], ta.ini[int64(last["dealer"].(float64))],
-				kind, last["value"], ta.ini[int64(last["aufspiel"].(float64))])
+			got := fmt.Sprintf("%s %s | %v %s %s v%s auf %s", players, joinAny(l["totals"].([]any)), last["game"], ta.ini[int64(last["dealer_id"].(float64))],
+				kind, last["value"], ta.ini[int64(last["aufspiel_player_id"].(float64))])
 			key := fmt.Sprintf("%v %s", l["round"], l["table"].(map[string]any)["name"])
 			if got != want[key] {
 				t.Errorf("Spielliste round %s: %s, want %s", key, got, want[key])
@@ -203,7 +203,7 @@ func (ta *turnierAPI) checkSpiellisten(t *testing.T) {
 		}
 	}
 	e := ta.e
-	res := e.call("GET", ta.path("/spielliste?table=999999"), e.admin, nil)
+	res := e.call("GET", ta.path("/spielliste?table_id=999999"), e.admin, nil)
 	if res.status != 422 {
 		t.Errorf("the Spielliste of a table not of the tournament: %d %s", res.status, res.body)
 	}
@@ -266,13 +266,13 @@ func TestTournamentRefusalsThroughTheAPI(t *testing.T) {
 	ta := newTurnierAPI(t)
 	e := ta.e
 	house := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Haus", "game": "doppelkopf"})
-	res := e.call("POST", "/v1/tournaments", e.admin, map[string]any{"name": "T", "tables": []any{house["id"]}})
-	if p := res.json(t); res.status != 422 || p["field"] != "tables[0]" || !strings.Contains(fmt.Sprint(p["detail"]), "Haus") {
+	res := e.call("POST", "/v1/tournaments", e.admin, map[string]any{"name": "T", "table_ids": []any{house["id"]}})
+	if p := res.json(t); res.status != 422 || p["field"] != "table_ids[0]" || !strings.Contains(fmt.Sprint(p["detail"]), "Haus") {
 		t.Errorf("a house table: %d %s", res.status, res.body)
 	}
 	res = e.call("POST", ta.path("/rounds"), e.admin, map[string]any{"seatings": []map[string]any{
-		{"table": ta.tables[0], "players": ta.seats("ABC")}, {"table": ta.tables[1], "players": ta.seats("EFGH")}}})
-	if p := res.json(t); res.status != 422 || p["field"] != "seatings[0].players" {
+		{"table_id": ta.tables[0], "player_ids": ta.seats("ABC")}, {"table_id": ta.tables[1], "player_ids": ta.seats("EFGH")}}})
+	if p := res.json(t); res.status != 422 || p["field"] != "seatings[0].player_ids" {
 		t.Errorf("a seating of three: %d %s", res.status, res.body)
 	}
 	e.must(404, "GET", "/v1/tournaments/999999", e.admin, nil)

@@ -35,7 +35,7 @@ func (s *Server) createTournament(c echo.Context) error {
 		Name          string  `json:"name"`
 		Date          string  `json:"date"`
 		HandsPerRound int     `json:"hands_per_round"`
-		Tables        []int64 `json:"tables"`
+		Tables        []int64 `json:"table_ids"`
 	}
 	body, err := decodeBody(c, &in)
 	if err != nil {
@@ -68,8 +68,8 @@ func (s *Server) openRound(c echo.Context) error {
 	}
 	var in struct {
 		Seatings []struct {
-			Table   int64   `json:"table"`
-			Players []int64 `json:"players"`
+			Table   int64   `json:"table_id"`
+			Players []int64 `json:"player_ids"`
 		} `json:"seatings"`
 	}
 	body, err := decodeBody(c, &in)
@@ -135,7 +135,7 @@ func (s *Server) spielliste(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	table, err := queryInt(c, "table", 0)
+	table, err := queryInt(c, "table_id", 0)
 	if err != nil {
 		return err
 	}

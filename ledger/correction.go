@@ -29,7 +29,7 @@ type CorrectionResult struct {
 	// changed and got a new revision.
 	Rescored []int `json:"rescored"`
 	// Settlements are the closed sessions whose settlement got a new version.
-	Settlements []int64 `json:"settlements"`
+	Settlements []int64 `json:"resettled_session_ids"`
 }
 
 // Revision is one version of a hand: revision 1 is the hand as recorded,
@@ -41,7 +41,7 @@ type Revision struct {
 	Void       bool            `json:"void"`
 	Reason     string          `json:"reason,omitempty"`
 	CausedBy   int             `json:"caused_by,omitempty"` // the hand whose correction made it
-	RecordedBy int64           `json:"recorded_by"`
+	RecordedBy int64           `json:"recorded_by_key_id"`
 	RecordedAt time.Time       `json:"recorded_at"`
 }
 

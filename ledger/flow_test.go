@@ -301,8 +301,8 @@ func TestSessionsAndNames(t *testing.T) {
 	c := newClub(t)
 	ctx := context.Background()
 	_, _, err := c.svc.OpenSession(ctx, c.scorer, c.table.ID, "2026-03-19", c.players, nil)
-	if e := wantCode(t, "a second open session", err, ledger.ECONFLICT); e.Extra["open_session"] != c.session.ID {
-		t.Errorf("the conflict names %v, want the open session %d", e.Extra["open_session"], c.session.ID)
+	if e := wantCode(t, "a second open session", err, ledger.ECONFLICT); e.Extra["open_session_id"] != c.session.ID {
+		t.Errorf("the conflict names %v, want the open session %d", e.Extra["open_session_id"], c.session.ID)
 	}
 	_, err = c.svc.CloseSession(ctx, c.scorer, c.session.ID)
 	c.must(err)

@@ -92,7 +92,7 @@ func ScoreDraft(game, preset string, options json.RawMessage, seated []int64, da
 	if err != nil {
 		return score.Result{}, nil, err
 	}
-	if err := CheckSeating("players", seated); err != nil {
+	if err := CheckSeating("player_ids", seated); err != nil {
 		return score.Result{}, nil, err
 	}
 	res, err := scoreWith(game, score.Hand{Seated: seated, Date: d, Rules: rules, State: state, Facts: facts})

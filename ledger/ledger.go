@@ -129,7 +129,7 @@ type Session struct {
 	ID       int64      `json:"id"`
 	TableID  int64      `json:"table_id"`
 	Date     string     `json:"date"` // YYYY-MM-DD in the club's time zone
-	Seating  []int64    `json:"seating"`
+	Seating  []int64    `json:"player_ids"`
 	OpenedAt time.Time  `json:"opened_at"`
 	ClosedAt *time.Time `json:"closed_at,omitempty"`
 	// NextHand is, while the session is open, the table's state as its
@@ -177,7 +177,7 @@ type Hand struct {
 	Rules      json.RawMessage `json:"rules"`
 	Facts      json.RawMessage `json:"facts"`
 	Result     score.Result    `json:"result"`
-	RecordedBy int64           `json:"recorded_by"`
+	RecordedBy int64           `json:"recorded_by_key_id"`
 	RecordedAt time.Time       `json:"recorded_at"`
 	// Revision is the hand's current revision: 1 as recorded, more after
 	// corrections (the facts and result above are the current ones).
@@ -200,8 +200,8 @@ func (h Hand) MarshalJSON() ([]byte, error) {
 	type plain Hand
 	return json.Marshal(struct {
 		plain
-		Dealer  int64   `json:"dealer,omitempty"`
-		Players []int64 `json:"players,omitempty"`
+		Dealer  int64   `json:"dealer_id,omitempty"`
+		Players []int64 `json:"player_ids,omitempty"`
 	}{plain(h), h.Result.Dealer, h.Result.Players})
 }
 
@@ -221,7 +221,7 @@ type NewHand struct {
 
 // Standing is one player's total at a table or in a session.
 type Standing struct {
-	Player int64        `json:"player"`
+	Player int64        `json:"player_id"`
 	Name   string       `json:"name"`
 	Points score.Points `json:"points"`
 	// Hands counts the hands he played, SatOut those he sat out (a redeal

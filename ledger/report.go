@@ -48,7 +48,7 @@ type ReportSheet struct {
 // ReportHand is one row of the score sheet.
 type ReportHand struct {
 	Number int    `json:"number"`
-	Dealer int64  `json:"dealer,omitempty"`
+	Dealer int64  `json:"dealer_id,omitempty"`
 	Title  string `json:"title"`
 	// Points and Running follow Report.Players: each player's points of
 	// this hand and running total after it.
@@ -56,7 +56,7 @@ type ReportHand struct {
 	Running []score.Points `json:"running"`
 	// SatOut are the seated players who did not play the hand (a
 	// Doppelkopf table of five, a fourth at Klaberjass).
-	SatOut []int64 `json:"sat_out"`
+	SatOut []int64 `json:"sat_out_player_ids"`
 	// Bock marks a hand played as a Bock game.
 	Bock   bool          `json:"bock"`
 	Events []score.Event `json:"events"`
@@ -92,7 +92,7 @@ type EveningTable struct {
 
 // EveningPlayer is one player's evening over all tables.
 type EveningPlayer struct {
-	Player   int64  `json:"player"`
+	Player   int64  `json:"player_id"`
 	Name     string `json:"name"`
 	Sessions int    `json:"sessions"`
 	Hands    int    `json:"hands"`

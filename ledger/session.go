@@ -8,7 +8,7 @@ import (
 // OpenSession opens an evening at a table with its seating. A table has at
 // most one open session; date defaults to today in the club's time zone.
 func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date string, seating []int64, idem *Idempotency) (Session, bool, error) {
-	if err := CheckSeating("seating", seating); err != nil {
+	if err := CheckSeating("player_ids", seating); err != nil {
 		return Session{}, false, err
 	}
 	if date != "" {
@@ -38,9 +38,9 @@ func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date 
 		}
 		if open != 0 {
 			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("table %d already has an open session %d; close it first", tableID, open),
-				Extra: map[string]any{"open_session": open}}
+				Extra: map[string]any{"open_session_id": open}}
 		}
-		if err := seatable(ctx, tx, "seating", seating); err != nil {
+		if err := seatable(ctx, tx, "player_ids", seating); err != nil {
 			return err
 		}
 		if date == "" {
@@ -191,7 +191,7 @@ func seatable(ctx context.Context, tx Tx, field string, ids []int64) error {
 	}
 	if len(retired) > 0 {
 		return &Error{Code: EINVALID, Field: field, Rule: "a retired player is seated at no new evening",
-			Message: fmt.Sprintf("player %v has retired; bring him back first", retired), Extra: map[string]any{"retired": retired}}
+			Message: fmt.Sprintf("player %v has retired; bring him back first", retired), Extra: map[string]any{"retired_player_ids": retired}}
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ type Settlement struct {
 
 // PlayerMoney is one player's money of the evening.
 type PlayerMoney struct {
-	Player int64        `json:"player"`
+	Player int64        `json:"player_id"`
 	Name   string       `json:"name"`
 	Points score.Points `json:"points"`
 	Hands  int          `json:"hands"` // hands played this evening
@@ -97,8 +97,8 @@ type Payout struct {
 	Hand  int    `json:"hand"`
 	Type  string `json:"type"`
 	Text  string `json:"text"`
-	From  int64  `json:"from"`
-	To    *int64 `json:"to"`
+	From  int64  `json:"from_player_id"`
+	To    *int64 `json:"to_player_id"`
 	Cents int64  `json:"cents"`
 }
 
@@ -108,8 +108,8 @@ type Payout struct {
 type Transfer struct {
 	ID        int64      `json:"id,omitempty"`
 	SessionID int64      `json:"session_id"`
-	From      *int64     `json:"from"`
-	To        *int64     `json:"to"`
+	From      *int64     `json:"from_player_id"`
+	To        *int64     `json:"to_player_id"`
 	Cents     int64      `json:"cents"`
 	Paid      bool       `json:"paid"`
 	PaidAt    *time.Time `json:"paid_at,omitempty"`

@@ -45,7 +45,7 @@ type StatsFilter struct {
 	From    string `json:"from,omitempty"` // first date, YYYY-MM-DD, inclusive
 	To      string `json:"to,omitempty"`   // last date, inclusive
 	Game    string `json:"game,omitempty"`
-	TableID int64  `json:"table,omitempty"`
+	TableID int64  `json:"table_id,omitempty"`
 }
 
 // Check validates the filter's dates and game.
@@ -69,14 +69,14 @@ func (f StatsFilter) Check() error {
 		}
 	}
 	if f.TableID < 0 {
-		return Invalid("table", "must be a positive table id")
+		return Invalid("table_id", "must be a positive table id")
 	}
 	return nil
 }
 
 // PlayerStats is one player's figures over the filter.
 type PlayerStats struct {
-	Player          int64        `json:"player"`
+	Player          int64        `json:"player_id"`
 	Name            string       `json:"name"`
 	Filter          StatsFilter  `json:"filter"`
 	Sessions        int          `json:"sessions"`
@@ -132,7 +132,7 @@ type GameStats struct {
 
 // Partner is how a player fared with and against another player.
 type Partner struct {
-	Player int64  `json:"player"`
+	Player int64  `json:"player_id"`
 	Name   string `json:"name"`
 	// Hands both played at the same table.
 	Hands int `json:"hands"`
@@ -152,7 +152,7 @@ type Partner struct {
 
 // Partners is a player's partner table.
 type Partners struct {
-	Player   int64       `json:"player"`
+	Player   int64       `json:"player_id"`
 	Name     string      `json:"name"`
 	Filter   StatsFilter `json:"filter"`
 	Partners []Partner   `json:"partners"`
@@ -160,9 +160,9 @@ type Partners struct {
 
 // HeadToHead compares two players over the hands both played.
 type HeadToHead struct {
-	Player      int64        `json:"player"`
+	Player      int64        `json:"player_id"`
 	Name        string       `json:"name"`
-	Other       int64        `json:"other"`
+	Other       int64        `json:"other_player_id"`
 	OtherName   string       `json:"other_name"`
 	Filter      StatsFilter  `json:"filter"`
 	Sessions    int          `json:"sessions"`
@@ -221,7 +221,7 @@ type Leaderboard struct {
 // equal values (1, 2, 2, 4).
 type LeaderboardEntry struct {
 	Rank            int          `json:"rank"`
-	Player          int64        `json:"player"`
+	Player          int64        `json:"player_id"`
 	Name            string       `json:"name"`
 	Sessions        int          `json:"sessions"`
 	Hands           int          `json:"hands"`
@@ -234,7 +234,7 @@ type LeaderboardEntry struct {
 
 // Series is one player's points by session date, for charts.
 type Series struct {
-	Player int64         `json:"player"`
+	Player int64         `json:"player_id"`
 	Name   string        `json:"name"`
 	Points []SeriesPoint `json:"points"`
 }

@@ -65,7 +65,7 @@ type Tournament struct {
 
 // TournamentTable is one table of a tournament, in the organizer's order.
 type TournamentTable struct {
-	Table int64  `json:"table"`
+	Table int64  `json:"table_id"`
 	Name  string `json:"name"`
 }
 
@@ -83,15 +83,15 @@ type Round struct {
 // RoundTable is one table's session of a round and, in reads, where the
 // table stands.
 type RoundTable struct {
-	Table   int64              `json:"table"`
-	Session int64              `json:"session"`
+	Table   int64              `json:"table_id"`
+	Session int64              `json:"session_id"`
 	Seating []TournamentPlayer `json:"seating,omitempty"`
 	Status  *TableStatus       `json:"status,omitempty"`
 }
 
 // TournamentPlayer is a player named for people.
 type TournamentPlayer struct {
-	Player int64  `json:"player"`
+	Player int64  `json:"player_id"`
 	Name   string `json:"name"`
 }
 
@@ -182,11 +182,11 @@ func (nt *NewTournament) Validate() error {
 			MinHandsPerRound, MaxHandsPerRound, nt.HandsPerRound)
 	}
 	if len(nt.Tables) < 1 || len(nt.Tables) > MaxTournamentTables {
-		return Invalid("tables", "ein Turnier hat 1 bis %d Tische, nicht %d", MaxTournamentTables, len(nt.Tables))
+		return Invalid("table_ids", "ein Turnier hat 1 bis %d Tische, nicht %d", MaxTournamentTables, len(nt.Tables))
 	}
 	for i, id := range nt.Tables {
 		if slices.Contains(nt.Tables[:i], id) {
-			return Invalid(fmt.Sprintf("tables[%d]", i), "Tisch %d ist zweimal genannt", id)
+			return Invalid(fmt.Sprintf("table_ids[%d]", i), "Tisch %d ist zweimal genannt", id)
 		}
 	}
 	return nil
@@ -229,17 +229,17 @@ func CheckSeatings(tr Tournament, seatings []RoundSeating) error {
 	for i, st := range seatings {
 		field := fmt.Sprintf("seatings[%d]", i)
 		if !slices.ContainsFunc(tr.Tables, func(t TournamentTable) bool { return t.Table == st.Table }) {
-			return Invalid(field+".table", "Tisch %d gehört nicht zum Turnier „%s“", st.Table, tr.Name)
+			return Invalid(field+".table_id", "Tisch %d gehört nicht zum Turnier „%s“", st.Table, tr.Name)
 		}
 		if slices.ContainsFunc(seatings[:i], func(o RoundSeating) bool { return o.Table == st.Table }) {
-			return Invalid(field+".table", "%s hat zwei Sitzordnungen", tableName(tr, st.Table))
+			return Invalid(field+".table_id", "%s hat zwei Sitzordnungen", tableName(tr, st.Table))
 		}
 		if len(st.Players) != TournamentTableSeats {
-			return Invalid(field+".players", "an einem Turniertisch sitzen vier Spieler (TSR 8.3.1), nicht %d", len(st.Players))
+			return Invalid(field+".player_ids", "an einem Turniertisch sitzen vier Spieler (TSR 8.3.1), nicht %d", len(st.Players))
 		}
 		for j, id := range st.Players {
 			if slices.Contains(seen, id) {
-				return Invalid(fmt.Sprintf("%s.players[%d]", field, j), "Spieler %d sitzt zweimal in dieser Runde", id)
+				return Invalid(fmt.Sprintf("%s.player_ids[%d]", field, j), "Spieler %d sitzt zweimal in dieser Runde", id)
 			}
 			seen = append(seen, id)
 		}

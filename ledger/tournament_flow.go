@@ -28,7 +28,7 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, nt NewTournamen
 			return err
 		}
 		for i, id := range nt.Tables {
-			field := fmt.Sprintf("tables[%d]", i)
+			field := fmt.Sprintf("table_ids[%d]", i)
 			t, err := tx.Table(ctx, id)
 			if ErrorCode(err) == ENOTFOUND {
 				// Like a path naming another club's thing: not found.
@@ -85,7 +85,7 @@ func (s *Service) OpenRound(ctx context.Context, a Actor, tournamentID int64, se
 			return err
 		}
 		for i, st := range seatings {
-			if err := seatable(ctx, tx, fmt.Sprintf("seatings[%d].players", i), st.Players); err != nil {
+			if err := seatable(ctx, tx, fmt.Sprintf("seatings[%d].player_ids", i), st.Players); err != nil {
 				return err
 			}
 		}
@@ -102,7 +102,7 @@ func (s *Service) OpenRound(ctx context.Context, a Actor, tournamentID int64, se
 			return err
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeRoundOpened,
-			Data: map[string]any{"tournament": tr.ID, "round": round.Number, "tables": round.Tables}}); err != nil {
+			Data: map[string]any{"tournament": tr.ID, "round": round.Number, "tables": roundTablesData(round.Tables)}}); err != nil {
 			return err
 		}
 		if tr, err = tx.Tournament(ctx, tr.ID); err != nil {
@@ -161,7 +161,7 @@ func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSea
 		}
 		if open != 0 {
 			return round, &Error{Code: ECONFLICT, Message: fmt.Sprintf("%s hat noch die offene Sitzung %d; schließe sie zuerst", t.Name, open),
-				Extra: map[string]any{"open_session": open}}
+				Extra: map[string]any{"open_session_id": open}}
 		}
 		sess, err := tx.InsertSession(ctx, st.Table, tr.Date, st.Players, t.Terms())
 		if err != nil {
@@ -269,4 +269,22 @@ func tournamentClose(ctx context.Context, tx Tx, t Table, sess Session) error {
 	}
 	return Errorf(ECONFLICT, "Runde %d an %s ist nicht vorbei: %d von %d Spielen, %d Pflichtsoli offen (TSR 8.5.1, 8.6)",
 		sr.Round, t.Name, at.games, sr.HandsPerRound, len(at.owed()))
+}
+
+// roundTablesData is a round's tables as the round's change stores them:
+// {"table", "session"}, byte for byte as they were first written. The
+// feed's stored data keeps its names whatever RoundTable's JSON (the
+// API's) calls them; the API renames them when it sends a change.
+func roundTablesData(tables []RoundTable) []roundTableData {
+	out := make([]roundTableData, len(tables))
+	for i, rt := range tables {
+		out[i] = roundTableData{Table: rt.Table, Session: rt.Session}
+	}
+	return out
+}
+
+// roundTableData is one table of a round in the round's stored change.
+type roundTableData struct {
+	Table   int64 `json:"table"`
+	Session int64 `json:"session"`
 }

@@ -12,12 +12,12 @@ import (
 // Spielliste is one table's list of a round as TSR 7.3 keeps it: every
 // game right after it ends, with each player's points and running total.
 type Spielliste struct {
-	Tournament int64           `json:"tournament"`
+	Tournament int64           `json:"tournament_id"`
 	Name       string          `json:"name"`
 	Date       string          `json:"date"`
 	Round      int             `json:"round"`
 	Table      TournamentTable `json:"table"`
-	Session    int64           `json:"session"`
+	Session    int64           `json:"session_id"`
 	// Players are positions 1 to 4: position 1 deals first, position 4
 	// keeps the list (TSR 3.1.1, 8.4.1). Points follow this order.
 	Players []TournamentPlayer `json:"players"`
@@ -32,10 +32,10 @@ type SpiellisteRow struct {
 	// round's games (0: a redeal or a voided hand, which count for none).
 	Hand   int   `json:"hand"`
 	Game   int   `json:"game"`
-	Dealer int64 `json:"dealer"`
+	Dealer int64 `json:"dealer_id"`
 	// Aufspiel leads to the first trick: the soloist of a Pflichtsolo (TSR
 	// 4.2.2), else the dealer's left neighbour (TSR 5.1.1).
-	Aufspiel int64  `json:"aufspiel,omitempty"`
+	Aufspiel int64  `json:"aufspiel_player_id,omitempty"`
 	Title    string `json:"title"`
 	// Kind is normal, pflichtsolo (its own column, TSR 4.2.4), lustsolo
 	// (noted with the normal games, TSR 4.3.2), redeal or void.
@@ -59,7 +59,7 @@ type SpiellisteRow struct {
 // Ranking is the evening's ranking across every table and round.
 type Ranking struct {
 	Club          string `json:"club"`
-	Tournament    int64  `json:"tournament"`
+	Tournament    int64  `json:"tournament_id"`
 	Name          string `json:"name"`
 	Date          string `json:"date"`
 	HandsPerRound int    `json:"hands_per_round"`
@@ -73,7 +73,7 @@ type Ranking struct {
 // round, ranked; equal sums share a place.
 type RankingEntry struct {
 	Place       int            `json:"place"`
-	Player      int64          `json:"player"`
+	Player      int64          `json:"player_id"`
 	Name        string         `json:"name"`
 	Points      score.Points   `json:"points"`
 	Rounds      []RankingRound `json:"rounds"`
@@ -86,7 +86,7 @@ type RankingEntry struct {
 // RankingRound is a player's points in one round, at his table.
 type RankingRound struct {
 	Round     int          `json:"round"`
-	Table     int64        `json:"table"`
+	Table     int64        `json:"table_id"`
 	TableName string       `json:"table_name"`
 	Points    score.Points `json:"points"`
 }
@@ -175,7 +175,7 @@ func (s *Service) Spiellisten(ctx context.Context, a Actor, id, tableID int64, r
 	}
 	i := slices.IndexFunc(tr.Tables, func(t TournamentTable) bool { return t.Table == tableID })
 	if i < 0 {
-		return nil, Invalid("table", "Tisch %d gehört nicht zum Turnier „%s“", tableID, tr.Name)
+		return nil, Invalid("table_id", "Tisch %d gehört nicht zum Turnier „%s“", tableID, tr.Name)
 	}
 	if round > len(tr.Rounds) {
 		return nil, Errorf(ENOTFOUND, "das Turnier „%s“ hat keine Runde %d", tr.Name, round)

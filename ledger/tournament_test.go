@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -417,6 +418,10 @@ func (tt *tourney) checkFeed() {
 	count := map[ledger.ChangeKind]int{}
 	for _, c := range changes {
 		count[c.Kind]++
+		// The stored data keeps the names it was first written with.
+		if c.Kind == ledger.ChangeRoundOpened && !regexp.MustCompile(`^\{"round":\d,"tables":\[\{"table":\d+,"session":\d+\},\{"table":\d+,"session":\d+\}\],"tournament":\d+\}$`).Match(c.Data) {
+			tt.t.Errorf("a round's change stores %s", c.Data)
+		}
 	}
 	if count[ledger.ChangeTournamentCreated] != 1 || count[ledger.ChangeRoundOpened] != 2 || count[ledger.ChangeRoundTimeUp] != 1 ||
 		count[ledger.ChangeSessionOpened] != 5 || count[ledger.ChangeSessionClosed] != 2 {
@@ -447,11 +452,11 @@ func TestTournamentRefusals(t *testing.T) {
 		{ledger.NewTournament{Name: " ", Tables: []int64{t1}}, "name"},
 		{ledger.NewTournament{Name: "T", HandsPerRound: 3, Tables: []int64{t1}}, "hands_per_round"},
 		{ledger.NewTournament{Name: "T", HandsPerRound: 100, Tables: []int64{t1}}, "hands_per_round"},
-		{ledger.NewTournament{Name: "T"}, "tables"},
-		{ledger.NewTournament{Name: "T", Tables: []int64{t1, t1}}, "tables[1]"},
-		{ledger.NewTournament{Name: "T", Tables: []int64{house.ID}}, "tables[0]"},
-		{ledger.NewTournament{Name: "T", Tables: []int64{plain.ID}}, "tables[0]"},
-		{ledger.NewTournament{Name: "T", Tables: []int64{forty.ID}}, "tables[0]"},
+		{ledger.NewTournament{Name: "T"}, "table_ids"},
+		{ledger.NewTournament{Name: "T", Tables: []int64{t1, t1}}, "table_ids[1]"},
+		{ledger.NewTournament{Name: "T", Tables: []int64{house.ID}}, "table_ids[0]"},
+		{ledger.NewTournament{Name: "T", Tables: []int64{plain.ID}}, "table_ids[0]"},
+		{ledger.NewTournament{Name: "T", Tables: []int64{forty.ID}}, "table_ids[0]"},
 		{ledger.NewTournament{Name: "T", Date: "19.11.2026", Tables: []int64{t1}}, "date"},
 	} {
 		_, _, err := tt.svc.CreateTournament(ctx, tt.scorer, c.nt, nil)
@@ -460,17 +465,17 @@ func TestTournamentRefusals(t *testing.T) {
 		}
 	}
 	_, _, err = tt.svc.CreateTournament(ctx, tt.scorer, ledger.NewTournament{Name: "T", Tables: []int64{t1, 999999}}, nil)
-	if e := wantCode(t, "an unknown table", err, ledger.ENOTFOUND); e.Field != "tables[1]" {
-		t.Errorf("an unknown table: refused on %q, want tables[1]", e.Field)
+	if e := wantCode(t, "an unknown table", err, ledger.ENOTFOUND); e.Field != "table_ids[1]" {
+		t.Errorf("an unknown table: refused on %q, want table_ids[1]", e.Field)
 	}
 	for _, c := range []struct {
 		seatings []string
 		field    string
 	}{
 		{[]string{"ABCD"}, "seatings"},
-		{[]string{"ABCD", "EFG"}, "seatings[1].players"},
-		{[]string{"ABCD", "EFGHA"}, "seatings[1].players"},
-		{[]string{"ABCD", "EFGA"}, "seatings[1].players[3]"},
+		{[]string{"ABCD", "EFG"}, "seatings[1].player_ids"},
+		{[]string{"ABCD", "EFGHA"}, "seatings[1].player_ids"},
+		{[]string{"ABCD", "EFGA"}, "seatings[1].player_ids[3]"},
 	} {
 		err := tt.open(c.seatings...)
 		if e := wantCode(t, fmt.Sprint(c.seatings), err, ledger.EINVALID); e.Field != c.field {

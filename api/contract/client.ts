@@ -26,7 +26,7 @@ async function main(url: string, key: string): Promise<void> {
   }
   const t = await api.POST("/v1/tables", { body: { name: "Donnerstag", game: "doppelkopf" } });
   const table = must(t.data, t.response, 201).id;
-  const s = await api.POST("/v1/tables/{tableID}/sessions", { params: { path: { tableID: table } }, body: { seating } });
+  const s = await api.POST("/v1/tables/{tableID}/sessions", { params: { path: { tableID: table } }, body: { player_ids: seating } });
   const session = must(s.data, s.response, 201).id;
 
   print("before", await tableState(api, table));
@@ -44,7 +44,7 @@ async function main(url: string, key: string): Promise<void> {
 
   // The stateless score endpoint takes the typed state the table gave.
   const draftFacts: DoppelkopfFacts = { game: "normal", re: { players: [seating[0]!, seating[2]!], augen: 130 } };
-  const d = await api.POST("/v1/games/doppelkopf/score", { body: { players: seating, state: after, facts: draftFacts } });
+  const d = await api.POST("/v1/games/doppelkopf/score", { body: { player_ids: seating, state: after, facts: draftFacts } });
   const draft = must(d.data, d.response, 200);
   if (!isDoppelkopf(draft.state)) {
     throw new Error(`the draft's state is not a Doppelkopf state: ${JSON.stringify(draft.state)}`);

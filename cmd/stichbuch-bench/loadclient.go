@@ -155,7 +155,7 @@ func (c *loadClient) setup(ctx context.Context, o loadOptions) ([]*loadTable, er
 		if t.id, _, err = c.create(ctx, "/v1/tables", map[string]any{"name": fmt.Sprintf("load %s %d %s", c.runID, i, t.game), "game": t.game}); err != nil {
 			return nil, err
 		}
-		if t.session, _, err = c.create(ctx, fmt.Sprintf("/v1/tables/%d/sessions", t.id), map[string]any{"seating": t.players}); err != nil {
+		if t.session, _, err = c.create(ctx, fmt.Sprintf("/v1/tables/%d/sessions", t.id), map[string]any{"player_ids": t.players}); err != nil {
 			return nil, err
 		}
 		t.facts = renderFacts(loadFacts[t.game], t.players)

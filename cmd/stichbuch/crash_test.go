@@ -233,7 +233,7 @@ func setupCrashTables(t *testing.T, base, key string, n int) []crashTable {
 	tables := make([]crashTable, n)
 	for i := range tables {
 		id := int64(call(t, "POST", base+"/v1/tables", key, map[string]any{"name": fmt.Sprintf("Tisch %d", i+1), "game": "schwarze_dame"}, 201)["id"].(float64))
-		session := int64(call(t, "POST", fmt.Sprintf("%s/v1/tables/%d/sessions", base, id), key, map[string]any{"seating": players}, 201)["id"].(float64))
+		session := int64(call(t, "POST", fmt.Sprintf("%s/v1/tables/%d/sessions", base, id), key, map[string]any{"player_ids": players}, 201)["id"].(float64))
 		tables[i] = crashTable{id: id, session: session, players: players}
 	}
 	return tables

@@ -136,7 +136,7 @@ func recordEvening(t *testing.T, base, key string) float64 {
 		ids = append(ids, call(t, "POST", base+"/v1/players", key, map[string]any{"name": name}, 201)["id"].(float64))
 	}
 	table := call(t, "POST", base+"/v1/tables", key, map[string]any{"name": "Donnerstag", "game": "schwarze_dame"}, 201)["id"].(float64)
-	session := call(t, "POST", fmt.Sprintf("%s/v1/tables/%v/sessions", base, table), key, map[string]any{"seating": ids}, 201)["id"].(float64)
+	session := call(t, "POST", fmt.Sprintf("%s/v1/tables/%v/sessions", base, table), key, map[string]any{"player_ids": ids}, 201)["id"].(float64)
 	call(t, "POST", fmt.Sprintf("%s/v1/tables/%v/hands", base, table), key, map[string]any{
 		"session_id": session, "number": 1,
 		"facts": map[string]any{"dealer": ids[0], "players": []map[string]any{

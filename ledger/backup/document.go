@@ -210,7 +210,7 @@ type Revision struct {
 }
 
 // Settlement is one stored version of a session's settlement; its body is
-// the ledger.Settlement as stored.
+// the ledger.Settlement as stored (ledger.SettlementBody).
 type Settlement struct {
 	ID        int64           `json:"id"`
 	SessionID int64           `json:"session_id"`

@@ -1,7 +1,6 @@
 package backup
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/stichbuch/stichbuch/ledger"
@@ -53,7 +52,7 @@ func (im *importer) resettle(sr *sessionRun) error {
 		if err != nil {
 			return ledger.Errorf(ledger.EINVALID, "session %d, settlement version %d: the ledger cannot compute it: %v", s.ID, version, err)
 		}
-		body, err := json.Marshal(st)
+		body, err := ledger.SettlementBody(st)
 		if err != nil {
 			return err
 		}

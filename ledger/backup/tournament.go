@@ -53,7 +53,7 @@ func (im *importer) takeTournament(t Tournament) error {
 	}
 	nt := ledger.NewTournament{Name: t.Name, Date: t.Date, HandsPerRound: t.HandsPerRound, Tables: t.Tables}
 	if err := nt.Validate(); err != nil {
-		return im.within("tournament", err)
+		return im.within("tournament", documentField(err, "table_ids", "tables"))
 	}
 	switch {
 	case nt.Name != t.Name:
@@ -220,4 +220,17 @@ func sameRoundTables(named []changeRoundSeat, tables, sessions []int64) bool {
 		}
 	}
 	return true
+}
+
+// documentField names a field of the document where the ledger's
+// validation names the API's: the document keeps its own member names
+// (a tournament's "tables"), whatever the API calls them ("table_ids").
+func documentField(err error, api, doc string) error {
+	e := ledger.AsError(err)
+	if e.Field != api && !strings.HasPrefix(e.Field, api+"[") {
+		return err
+	}
+	renamed := *e
+	renamed.Field = doc + strings.TrimPrefix(e.Field, api)
+	return &renamed
 }

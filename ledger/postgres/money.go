@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -93,7 +92,7 @@ func (t *tx) SettlementVersion(ctx context.Context, sessionID int64) (int, error
 // money rows for the statistics and its change.
 func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) error {
 	st := r.Settlement
-	body, err := json.Marshal(st)
+	body, err := ledger.SettlementBody(st)
 	if err != nil {
 		return err
 	}
@@ -131,7 +130,7 @@ func storedSettlement(ctx context.Context, q queryer, clubID int64, sess ledger.
 	if err != nil {
 		return st, notFound(err, "settlement of session %d", sess.ID)
 	}
-	if err := json.Unmarshal(body, &st); err != nil {
+	if st, err = ledger.ParseSettlementBody(body); err != nil {
 		return st, fmt.Errorf("settlement %d unreadable: %w", id, err)
 	}
 	st.CreatedAt = &created

@@ -9,7 +9,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -350,8 +349,8 @@ func rebuildStats(ctx context.Context, t *tx) error {
 			return err
 		}
 		for _, body := range bodies {
-			var st ledger.Settlement
-			if err := json.Unmarshal(body, &st); err != nil {
+			st, err := ledger.ParseSettlementBody(body)
+			if err != nil {
 				return fmt.Errorf("a settlement is unreadable: %w", err)
 			}
 			if err := indexSettlement(ctx, t, st); err != nil {

@@ -35,7 +35,7 @@ type Sheet struct {
 
 // Figure is one player's figure on a score sheet.
 type Figure struct {
-	Player int64 `json:"player"`
+	Player int64 `json:"player_id"`
 	// Value is the figure: a die, a tally.
 	Value Points `json:"value"`
 	// Text shows the figure where it says more than the bare value

@@ -53,7 +53,7 @@ func run(url, key string) error {
 		return fmt.Errorf("create table: %w", err)
 	}
 	table := t.JSON201.Id
-	s, err := c.OpenSessionWithResponse(ctx, table, &OpenSessionParams{}, NewSession{Seating: seating})
+	s, err := c.OpenSessionWithResponse(ctx, table, &OpenSessionParams{}, NewSession{PlayerIds: seating})
 	if err := want(s, err, 201, s != nil && s.JSON201 != nil); err != nil {
 		return fmt.Errorf("open session: %w", err)
 	}
@@ -89,7 +89,7 @@ func scoreDraft(ctx context.Context, c *ClientWithResponses, seating []PlayerID,
 		return DoppelkopfState{}, err
 	}
 	facts := DoppelkopfFacts{Game: DoppelkopfFactsGameNormal, Re: &DoppelkopfRe{Players: []int64{seating[0], seating[2]}, Augen: 130}}
-	r, err := c.ScoreDoppelkopfWithResponse(ctx, ScoreDoppelkopfJSONRequestBody{Players: seating, State: &state, Facts: facts})
+	r, err := c.ScoreDoppelkopfWithResponse(ctx, ScoreDoppelkopfJSONRequestBody{PlayerIds: seating, State: &state, Facts: facts})
 	if err := want(r, err, 200, r != nil && r.JSON200 != nil); err != nil {
 		return DoppelkopfState{}, fmt.Errorf("score a draft: %w", err)
 	}
