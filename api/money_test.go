@@ -8,6 +8,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger"
@@ -279,4 +280,75 @@ func TestWhatWasPaidIsNotAskedAgain(t *testing.T) {
 		t.Errorf("the payer's balance: %v", bal)
 	}
 	g.verify()
+}
+
+// TestOpenDebtsAreFoundByPlayerAndDate lists the club's transfers over two
+// evenings on two dates: by player (from or to him), by the sessions'
+// dates, and page by page, every filter giving exactly the transfers it
+// names.
+func TestOpenDebtsAreFoundByPlayerAndDate(t *testing.T) {
+	g := newGameTableWith(t, "doppelkopf", "", map[string]any{"stake_cents_per_point": "5"}, 4)
+	sessions := map[string]int64{}
+	for _, date := range []string{"2026-03-12", "2026-03-19"} {
+		g.open(date, 1, 2, 3, 4)
+		for _, facts := range gamestest.BockEvening {
+			g.record(facts)
+		}
+		g.close()
+		sessions[date] = g.session
+	}
+	list := func(query string) []transfer {
+		t.Helper()
+		var out []transfer
+		for _, x := range g.e.must(200, "GET", "/v1/transfers?"+query, g.e.admin, nil)["transfers"].([]any) {
+			out = append(out, transferOf(x.(map[string]any)))
+		}
+		return out
+	}
+	all := list("status=open")
+	if len(all) < 4 {
+		t.Fatalf("%d open transfers over two evenings, want at least 4", len(all))
+	}
+	for _, p := range g.players {
+		mine := list(fmt.Sprintf("status=open&player_id=%d", p))
+		var want []transfer
+		for _, tr := range all {
+			if tr.from == p || tr.to == p {
+				want = append(want, tr)
+			}
+		}
+		if !sameTransfers(mine, want) {
+			t.Errorf("player %d's transfers: %v, want %v", p, mine, want)
+		}
+	}
+	first := list("status=open&from=2026-03-12&to=2026-03-18")
+	second := list("status=open&from=2026-03-13")
+	if len(first) == 0 || len(second) == 0 || len(first)+len(second) != len(all) {
+		t.Errorf("by date: %d on the 12th, %d from the 13th, %d in all", len(first), len(second), len(all))
+	}
+	bySession := list(fmt.Sprintf("status=open&session_id=%d", sessions["2026-03-12"]))
+	if !sameTransfers(first, bySession) {
+		t.Errorf("the 12th's transfers by date %v and by session %v differ", first, bySession)
+	}
+	var paged []transfer
+	for after := int64(0); ; {
+		page := list(fmt.Sprintf("status=open&limit=1&after=%d", after))
+		if len(page) == 0 {
+			break
+		}
+		if len(page) != 1 {
+			t.Fatalf("limit=1 gave %d transfers", len(page))
+		}
+		paged = append(paged, page[0])
+		after = page[0].id
+	}
+	if !sameTransfers(paged, all) {
+		t.Errorf("page by page: %v, all at once: %v", paged, all)
+	}
+}
+
+// sameTransfers reports whether a and b hold the same transfers in the
+// same order.
+func sameTransfers(a, b []transfer) bool {
+	return slices.Equal(a, b)
 }
