@@ -71,7 +71,7 @@ func (fx *contractFixture) request(t *testing.T, op specOp, variant int) request
 	r := request{query: url.Values{}, header: map[string]string{}, path: map[string]string{
 		"tableID": id(fx.now.table), "sessionID": id(fx.old.session), "number": "1", "keyID": id(fx.keyID),
 		"transferID": id(fx.transfer), "playerID": id(p[0]), "otherID": id(p[1]),
-		"tournamentID": id(fx.tournament), "round": "1",
+		"tournamentID": id(fx.tournament), "round": "1", "file": "app.js",
 	}}
 	for _, param := range op.params {
 		if _, ok := r.path[param.Name]; param.In == "path" && !ok {

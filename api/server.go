@@ -122,6 +122,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 	e.GET("/openapi.yaml", s.getSpec)
 	e.GET("/docs", s.getDocs)
+	s.appRoutes()
 
 	v1 := e.Group("/v1")
 	read, score, admin := s.guard(ledger.RoleReader), s.guard(ledger.RoleScorer), s.guard(ledger.RoleAdmin)
