@@ -112,7 +112,7 @@ function doppelkopf(ctx) {
     h('div', { class: 'row' },
       field('Doppelköpfe', select([0, 1, 2, 3, 4].map((n) => [n, n]), o.doppelkopf, (v) => { o.doppelkopf = Number(v); changed(); }), { 'data-field': `facts.${party}.doppelkopf` }),
       field('Füchse gefangen', select([0, 1, 2].map((n) => [n, n]), o.fuchs, (v) => { o.fuchs = Number(v); changed(); }), { 'data-field': `facts.${party}.fuchs_gefangen` }),
-      h('div', { 'data-field': `facts.${party}.karlchen` }, h('label', {},
+      h('div', { 'data-field': `facts.${party}.karlchen` }, h('label', { class: 'check' },
         h('input', { type: 'checkbox', checked: o.karlchen, onchange: (e) => { o.karlchen = e.target.checked; changed(); } }), ' Karlchen'))));
 
   function draw() {
@@ -125,7 +125,7 @@ function doppelkopf(ctx) {
       pad(),
       h('div', { class: 'row' }, ann('re', s.reAnn, (v) => { s.reAnn = v; }), ann('kontra', s.koAnn, (v) => { s.koAnn = v; })),
       specials('re', s.re2), specials('kontra', s.ko2),
-      h('div', { 'data-field': 'facts.herzstich' }, h('label', {},
+      h('div', { 'data-field': 'facts.herzstich' }, h('label', { class: 'check' },
         h('input', { type: 'checkbox', checked: s.herzstich, onchange: (e) => { s.herzstich = e.target.checked; changed(); } }), ' Herzstich (löst Bock aus)')));
   }
   draw();
@@ -159,7 +159,7 @@ function perPlayer(legend, players, names, cols, rows, prefix) {
     for (const [key, label, kind] of cols) {
       const attrs = { 'aria-label': `${label} ${names(id)}`, 'data-field': `${prefix}[${i}].${key}` };
       if (kind === 'check') {
-        line.append(h('label', {}, h('input', { type: 'checkbox', checked: !!row[key], ...attrs, onchange: (e) => { row[key] = e.target.checked; } }), ' ' + label));
+        line.append(h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: !!row[key], ...attrs, onchange: (e) => { row[key] = e.target.checked; } }), ' ' + label));
       } else {
         line.append(h('span', {}, label + ' ', numberInput(row[key], (v) => { row[key] = v; }, { ...attrs, style: 'width:5.5rem' })));
       }

@@ -1,0 +1,191 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// webPhone is the app in a headless phone, logged in with the club's admin
+// key, over a real HTTP server on the test's database.
+type webPhone struct {
+	*page
+	url string
+}
+
+func startWeb(t *testing.T) (*env, *browser, *httptest.Server) {
+	t.Helper()
+	if chromiumPath() == "" {
+		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
+	}
+	e := newEnv(t)
+	srv := httptest.NewServer(e.server)
+	t.Cleanup(srv.Close)
+	// Cleanups run last first: the browser ends its event streams before
+	// the server closes.
+	return e, startBrowser(t), srv
+}
+
+// login opens the app on a new phone and pastes the key.
+func login(b *browser, url, key string) *webPhone {
+	p := b.newPage()
+	p.open(url + "/")
+	p.typeInto("the key field", `document.querySelector('input[type=password]')`, key)
+	p.tapText("", "Anmelden")
+	p.waitFor("the tables", `document.querySelector('h1')?.textContent === 'Tische'`)
+	return &webPhone{page: p, url: url}
+}
+
+// hands counts the stored hands of the list on screen.
+func (p *webPhone) hands() int {
+	var n int
+	p.eval(`document.querySelectorAll('#sheet tbody tr[data-hand]').length`, &n)
+	return n
+}
+
+// doko records one Doppelkopf hand by tapping: the game (its button's
+// text, "" for Normalspiel), Re by the positions of the active players'
+// buttons, the Augen on the pad; more taps what else the hand needs.
+func (p *webPhone) doko(game string, re []int, augen string, more func()) {
+	p.t.Helper()
+	p.waitFor("the list", `document.querySelector('#sheet')`)
+	before := p.hands()
+	p.tap("Neues Spiel", `document.querySelector('#new-hand')`)
+	p.waitFor("the record screen", `document.querySelector('#save')`)
+	if game != "" {
+		p.tapText(`fieldset[data-field="facts.game"]`, game)
+	}
+	for _, i := range re {
+		p.tap("a Re name", fmt.Sprintf(`document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[%d]`, i))
+	}
+	for _, d := range augen {
+		p.tap("digit "+string(d), fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+	}
+	if more != nil {
+		more()
+	}
+	p.waitFor("the preview", `document.querySelector('#preview').innerText.includes('+') && !document.querySelector('.has-problem')`)
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("the hand in the list", fmt.Sprintf(`document.querySelectorAll('#sheet tbody tr[data-hand]').length === %d`, before+1))
+}
+
+// totals are the running totals under the list, by player id.
+func (p *webPhone) totals() map[string]string {
+	var out map[string]string
+	p.eval(`Object.fromEntries([...document.querySelectorAll('#sheet tfoot td[data-total]')].map((td) => [td.dataset.total, td.textContent]))`, &out)
+	return out
+}
+
+// TestWebDoppelkopfEvening plays a whole evening of five by tapping: the
+// admin creates the table, seats four members and a guest, records eight
+// hands with a Herzstich's Bock round and a Damensolo, takes the last one
+// back, corrects the first, closes the evening and marks a payment. What
+// the screen shows equals the API's standings and settlement.
+func TestWebDoppelkopfEvening(t *testing.T) {
+	e, b, srv := startWeb(t)
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})
+	}
+	p := login(b, srv.URL, e.admin)
+
+	p.typeInto("the table's name", `document.querySelectorAll('form input')[0]`, "Montagsrunde")
+	p.tapText("", "Tisch anlegen")
+	p.waitFor("the seating", `document.querySelector('#open-evening')`)
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		p.tapText(`[aria-label="Spieler"]`, n)
+	}
+	p.typeInto("the guest", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Neuer Spieler')).nextElementSibling`, "Emil")
+	p.tapText("", "Hinzufügen")
+	p.waitFor("the guest seated fifth", `document.querySelector('#seating').innerText.split('\n').join(',') === 'Anna,Bert,Clara,Dora,Emil'`)
+	p.screenshot("app-evening-start.png")
+	p.tap("Abend eröffnen", `document.querySelector('#open-evening')`)
+	p.waitFor("the next hand", `document.querySelector('#next')`)
+	if got := p.text("#next"); got != "Anna gibt und setzt aus" {
+		t.Errorf("before the first hand the app says %q, want %q", got, "Anna gibt und setzt aus")
+	}
+
+	p.doko("", []int{0, 1}, "150", nil)
+	p.doko("", []int{0, 2}, "130", func() {
+		p.tap("Herzstich", `[...document.querySelectorAll('[data-field="facts.herzstich"] input')][0]`)
+	})
+	if got := p.text("#next"); !strings.Contains(got, "noch 5 Bockspiele") {
+		t.Errorf("after a Herzstich the app says %q, want the 5 Bock games of the round", got)
+	}
+	p.doko("", []int{1, 2}, "100", nil)
+	p.doko("Damensolo", []int{3}, "180", func() { p.screenshot("app-record.png") })
+	p.doko("", []int{0, 3}, "121", nil)
+	p.doko("", []int{1, 3}, "200", nil)
+	p.doko("", []int{2, 3}, "90", nil)
+	p.doko("", []int{0, 1}, "160", nil)
+	var bock []int
+	p.eval(`[...document.querySelectorAll('#sheet tr.bock')].map((tr) => Number(tr.dataset.hand))`, &bock)
+	// A solo uses no Bock game: the round of five is hands 3, 5, 6, 7, 8.
+	if fmt.Sprint(bock) != "[3 5 6 7 8]" {
+		t.Errorf("hands marked Bock: %v, want [3 5 6 7 8]", bock)
+	}
+
+	// Take hand 8 back, correct hand 1 (Re had 100, not 150).
+	p.tap("zurücknehmen", `document.querySelector('#sheet button.undo')`)
+	p.waitFor("hand 8 void", `document.querySelector('#sheet tr[data-hand="8"]')?.classList.contains('void')`)
+	p.tap("korrigieren 1", `document.querySelector('a[aria-label="Spiel 1 korrigieren"]')`)
+	p.waitFor("the correction screen", `document.querySelector('h1')?.textContent.startsWith('Spiel 1 korrigieren') && document.querySelector('#augen').textContent.includes('150')`)
+	p.tap("Augen löschen", `document.querySelector('button[aria-label="Augen löschen"]')`)
+	for _, d := range "100" {
+		p.tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+	}
+	p.typeInto("the reason", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Grund')).nextElementSibling`, "Re hatte 100")
+	p.waitFor("the preview", `document.querySelector('#preview').innerText.includes('Kontra')`)
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("hand 1 corrected", `document.querySelector('#sheet tr[data-hand="1"]')?.innerText.includes('Kontra')`)
+	p.screenshot("app-list.png")
+
+	table := e.must(200, "GET", "/v1/tables", e.admin, nil)["tables"].([]any)[0].(map[string]any)
+	session := int64(table["open_session_id"].(float64))
+	h1 := e.must(200, "GET", fmt.Sprintf("/v1/tables/%v/hands/1", table["id"]), e.admin, nil)
+	if h1["revision"].(float64) < 2 || h1["facts"].(map[string]any)["re"].(map[string]any)["augen"].(float64) != 100 {
+		t.Errorf("hand 1 after the correction: %v", h1)
+	}
+	standings := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/standings", session), e.admin, nil)["standings"].([]any)
+	onScreen := p.totals()
+	if len(onScreen) != 5 || len(standings) != 5 {
+		t.Fatalf("totals on screen %v, standings %v", onScreen, standings)
+	}
+	for _, s := range standings {
+		s := s.(map[string]any)
+		id := strconv.Itoa(int(s["player"].(float64)))
+		if onScreen[id] != s["points"] {
+			t.Errorf("%s: %q on screen, the API's standings say %q", s["name"], onScreen[id], s["points"])
+		}
+	}
+
+	// Close, settle, mark one payment.
+	p.tapText("", "Abend beenden")
+	p.waitFor("the settlement", `document.querySelector('#settlement') && document.querySelector('#transfers')`)
+	p.screenshot("app-settlement.png")
+	settlement := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)
+	var cents map[string]string
+	p.eval(`Object.fromEntries([...document.querySelectorAll('#settlement tr[data-player]')].map((tr) => [tr.dataset.player, tr.querySelector('[data-cents]').dataset.cents]))`, &cents)
+	for _, pl := range settlement["players"].([]any) {
+		pl := pl.(map[string]any)
+		id := strconv.Itoa(int(pl["player"].(float64)))
+		if cents[id] != fmt.Sprint(pl["net_cents"]) {
+			t.Errorf("%s: %s cents on screen, the settlement says %v", pl["name"], cents[id], pl["net_cents"])
+		}
+	}
+	p.tapText("#transfers", "bezahlt")
+	p.waitFor("the payment marked", `document.querySelector('#transfers .tag')`)
+	paid := 0
+	for _, tr := range e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)["transfers"].([]any) {
+		if tr.(map[string]any)["paid"] == true {
+			paid++
+		}
+	}
+	if paid != 1 {
+		t.Errorf("%d transfers paid, want the 1 tapped", paid)
+	}
+	if errs := p.consoleErrors(); errs != "" {
+		t.Errorf("uncaught exceptions in the app:\n%s", errs)
+	}
+}
