@@ -74,7 +74,7 @@ func (p *webPhone) doko(game string, re []int, augen string, more func()) {
 // totals are the running totals under the list, by player id.
 func (p *webPhone) totals() map[string]string {
 	var out map[string]string
-	p.eval(`Object.fromEntries([...document.querySelectorAll('#sheet tfoot td[data-total]')].map((td) => [td.dataset.total, td.textContent]))`, &out)
+	p.eval(`Object.fromEntries([...document.querySelectorAll('#sheet tfoot td[data-total]')].map((td) => [td.dataset.total, td.dataset.points]))`, &out)
 	return out
 }
 

@@ -17,6 +17,7 @@ let role = localStorage.getItem('stichbuch.role') || '';
 let stopLive = null;
 let current = null; // the table screen's data, for the record screen
 
+const minus = (p) => String(p).replace('-', '−');
 const name = (id) => players.get(id) || `Spieler ${id}`;
 
 // cached GETs: the last answer of each path stays in localStorage, so an
@@ -327,28 +328,28 @@ function sheet(d) {
     const bock = (hand.result.lines || []).some((l) => l.label === 'Bock');
     const cls = [bock && 'bock', hand.void && 'void'].filter(Boolean).join(' ');
     rows.push(h('tr', { class: cls, 'data-hand': hand.number },
-      h('td', {}, hand.number),
-      h('td', {}, hand.dealer ? name(hand.dealer) : ''),
+      h('td', {}, hand.number, h('small', {}, hand.dealer ? name(hand.dealer) : '')),
       h('td', {}, hand.void ? 'zurückgenommen' : hand.result.title || '',
         h('small', {}, h('a', { href: `#/t/${d.table.id}/k/${hand.number}`, 'aria-label': `Spiel ${hand.number} korrigieren` }, 'korrigieren'),
           last && hand.number === last.number ? [' · ', h('button', { type: 'button', class: 'undo', 'aria-label': `Spiel ${hand.number} zurücknehmen`, onclick: () => undo(d, hand) }, 'zurücknehmen')] : null)),
       seat.map((p) => pts.has(p)
-        ? h('td', { 'data-player': p }, totals.get(p), h('small', {}, signed(pts.get(p))))
-        : h('td', { 'data-player': p }, totals.get(p), h('small', {}, '–')))));
+        ? h('td', { 'data-player': p }, minus(totals.get(p)), h('small', {}, signed(pts.get(p))))
+        : h('td', { 'data-player': p }, minus(totals.get(p)), h('small', {}, '–')))));
   }
   for (const e of d.pending) {
     rows.push(h('tr', { class: e.problem ? 'refused' : 'pending', 'data-pending': e.id },
-      h('td', {}, e.number), h('td', {}, ''),
+      h('td', {}, e.number),
       h('td', { colspan: seat.length + 1 }, e.problem
         ? [h('span', { class: 'tag' }, 'abgelehnt'), ' ', e.problem.detail || e.problem.title, ' ', h('button', { type: 'button', onclick: async () => { await outbox.remove(e.id); view.firstElementChild && route(); } }, 'verwerfen')]
         : [h('span', { class: 'tag' }, 'wartet'), ' wird gesendet, sobald das Handy wieder online ist'])));
   }
-  return h('div', { class: 'sheet-wrap' }, h('table', { class: 'sheet', id: 'sheet' },
+  return h('div', { class: 'sheet-wrap' }, h('table', { class: 'sheet', id: 'sheet', style: `width:${8 + 2.9 * seat.length}rem` },
     h('caption', { class: 'sr' }, 'Spielliste des Abends'),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Nr.'), h('th', { scope: 'col' }, 'Geber'), h('th', { scope: 'col' }, 'Spiel'),
+    h('colgroup', {}, h('col', { style: 'width:2.5rem' }), h('col', { style: 'width:5.5rem' }), seat.map(() => h('col', { style: 'width:2.9rem' }))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Nr.', h('small', {}, 'Geber')), h('th', { scope: 'col' }, 'Spiel'),
       seat.map((p) => h('th', { scope: 'col' }, name(p))))),
     h('tbody', {}, rows),
-    h('tfoot', {}, h('tr', {}, h('td', { colspan: 3 }, 'Stand'), seat.map((p) => h('td', { 'data-total': p }, totals.get(p)))))));
+    h('tfoot', {}, h('tr', {}, h('td', { colspan: 2 }, 'Stand'), seat.map((p) => h('td', { 'data-total': p, 'data-points': totals.get(p) }, minus(totals.get(p))))))));
 }
 
 async function undo(d, hand) {
