@@ -41,7 +41,7 @@ func login(b *browser, url, key string) *webPhone {
 // hands counts the stored hands of the list on screen.
 func (p *webPhone) hands() int {
 	var n int
-	p.eval(`document.querySelectorAll('#sheet tbody tr[data-hand]').length`, &n)
+	p.eval(`document.querySelectorAll('#sheet tbody tr').length`, &n)
 	return n
 }
 
@@ -66,9 +66,9 @@ func (p *webPhone) doko(game string, re []int, augen string, more func()) {
 	if more != nil {
 		more()
 	}
-	p.waitFor("the preview", `document.querySelector('#preview').innerText.includes('+') && !document.querySelector('.has-problem')`)
+	p.waitFor("the preview", `!navigator.onLine || document.querySelector('#preview').innerText.includes('+') && !document.querySelector('.has-problem')`)
 	p.tap("Speichern", `document.querySelector('#save')`)
-	p.waitFor("the hand in the list", fmt.Sprintf(`document.querySelectorAll('#sheet tbody tr[data-hand]').length === %d`, before+1))
+	p.waitFor("the hand in the list", fmt.Sprintf(`document.querySelectorAll('#sheet tbody tr').length === %d`, before+1))
 }
 
 // totals are the running totals under the list, by player id.
@@ -187,5 +187,98 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	}
 	if errs := p.consoleErrors(); errs != "" {
 		t.Errorf("uncaught exceptions in the app:\n%s", errs)
+	}
+}
+
+// dokoEvening is a Doppelkopf table with four players seated.
+func dokoEvening(e *env) (table, session int64) {
+	var seating []int64
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		seating = append(seating, int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64)))
+	}
+	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Freitag", "game": "doppelkopf", "stake_cents_per_point": "5"})
+	table = int64(tbl["id"].(float64))
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"seating": seating})
+	return table, int64(s["id"].(float64))
+}
+
+// TestWebOfflineHands records three hands on a phone without a
+// connection (and a fourth the rules refuse): they wait in the outbox,
+// shown as pending; back online they are sent in one batch and stored
+// exactly once in order, a second phone shows them live without a reload,
+// and the refused hand stays on screen with its problem.
+func TestWebOfflineHands(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, _ := dokoEvening(e)
+	a := login(b, srv.URL, e.admin)
+	other := login(b, srv.URL, e.admin)
+	for _, p := range []*webPhone{a, other} {
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+		p.waitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
+	}
+
+	a.offline(true)
+	a.waitFor("the phone offline", `!navigator.onLine && document.querySelector('#net').textContent === 'offline'`)
+	a.doko("", []int{0, 1}, "150", nil)
+	a.doko("", []int{0, 2}, "100", nil)
+	a.doko("", []int{1, 2}, "200", nil)
+	a.doko("", []int{0, 3}, "5", nil) // 5 Augen: no 40-card deck allows it
+	var pending int
+	a.eval(`document.querySelectorAll('#sheet tr.pending').length`, &pending)
+	if pending != 4 || e.count("hands") != 0 || other.hands() != 0 {
+		t.Fatalf("offline: %d hands pending on screen, %d stored, %d on the other phone; want 4, 0, 0", pending, e.count("hands"), other.hands())
+	}
+
+	a.offline(false)
+	a.waitFor("three hands stored, the fourth refused", `document.querySelectorAll('#sheet tr[data-hand]').length === 3 && document.querySelectorAll('#sheet tr.refused').length === 1 && !document.querySelector('#sheet tr.pending')`)
+	other.waitFor("the three hands live on the other phone", `document.querySelectorAll('#sheet tr[data-hand]').length === 3`)
+	if got := a.text("#sheet tr.refused"); !strings.Contains(got, "abgelehnt") || !strings.Contains(got, "augen") && !strings.Contains(got, "Augen") {
+		t.Errorf("the refused hand shows %q, want its problem", got)
+	}
+	// Offline and online again: the outbox sends nothing twice.
+	a.offline(true)
+	a.waitFor("offline", `!navigator.onLine`)
+	a.offline(false)
+	a.waitFor("online", `navigator.onLine`)
+	a.eval(`new Promise((r) => setTimeout(r, 300))`, nil)
+	if n := e.count("hands"); n != 3 {
+		t.Errorf("%d hands stored, want each of the 3 exactly once", n)
+	}
+	hands := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, nil)["hands"].([]any)
+	for i, augen := range []float64{150, 100, 200} {
+		h := hands[i].(map[string]any)
+		if h["number"].(float64) != float64(i+1) || h["facts"].(map[string]any)["re"].(map[string]any)["augen"] != augen {
+			t.Errorf("hand %d: number %v with %v Augen, want %d with %v", i+1, h["number"], h["facts"].(map[string]any)["re"].(map[string]any)["augen"], i+1, augen)
+		}
+	}
+}
+
+// TestWebRefusedHand: a hand the rules refuse shows the problem next to
+// the input it names and stores nothing; fixed, it is stored.
+func TestWebRefusedHand(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, _ := dokoEvening(e)
+	p := login(b, srv.URL, e.admin)
+	p.eval(fmt.Sprintf(`location.hash = '#/t/%d/neu'`, table), nil)
+	p.waitFor("the record screen", `document.querySelector('#save')`)
+	p.tap("Anna", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[0]`)
+	p.tap("Bert", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[1]`)
+	p.tap("5", `document.querySelector('button[aria-label="Ziffer 5"]')`)
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("the problem next to the Augen", `document.querySelector('fieldset.has-problem[data-field="facts.re.augen"] .problem')`)
+	var marked int
+	p.eval(`document.querySelectorAll('.has-problem').length`, &marked)
+	if marked != 1 || e.count("hands") != 0 {
+		t.Fatalf("%d inputs marked, %d hands stored; want 1 and 0", marked, e.count("hands"))
+	}
+	p.tap("C", `document.querySelector('button[aria-label="Augen löschen"]')`)
+	for _, d := range "150" {
+		p.tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+	}
+	p.waitFor("the problem gone", `!document.querySelector('.has-problem') && document.querySelector('#preview').innerText.includes('+')`)
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+	if n := e.count("hands"); n != 1 {
+		t.Errorf("%d hands stored, want 1", n)
 	}
 }
