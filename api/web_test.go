@@ -282,3 +282,86 @@ func TestWebRefusedHand(t *testing.T) {
 		t.Errorf("%d hands stored, want 1", n)
 	}
 }
+
+// fill types into the input a label (or aria-label) names.
+func (p *webPhone) fill(label, text string) {
+	p.t.Helper()
+	p.typeInto(label, fmt.Sprintf(`document.querySelector('input[aria-label=%q]') || [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label, label), text)
+}
+
+// choose picks an option of the select a label names (a phone's native
+// picker is no part of the page, so the choice is set as the picker would).
+func (p *webPhone) choose(label, optionText string) {
+	p.t.Helper()
+	expr := fmt.Sprintf(`[...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label)
+	p.waitFor(label, expr)
+	var ok bool
+	p.eval(fmt.Sprintf(`(() => { const s = %s; const o = [...s.options].find((o) => o.text === %q); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, expr, optionText), &ok)
+	if !ok {
+		t := p.t
+		t.Fatalf("%s has no option %q", label, optionText)
+	}
+}
+
+// TestWebOtherGames records one hand of each other game through its
+// screen; the list shows the points the API stored.
+func TestWebOtherGames(t *testing.T) {
+	e, b, srv := startWeb(t)
+	var seating []int64
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		seating = append(seating, int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64)))
+	}
+	p := login(b, srv.URL, e.admin)
+	games := []struct {
+		game string
+		fill func()
+	}{
+		{"schwarze_dame", func() {
+			for i, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+				p.fill("Stiche "+n, []string{"4", "3", "5", "1"}[i])
+				p.fill("Strafpunkte "+n, []string{"20", "40", "50", "20"}[i])
+			}
+		}},
+		{"schwarze_sau", func() {
+			for i, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+				p.fill("Augen "+n, []string{"52", "40", "28", "0"}[i])
+				p.fill("Stiche "+n, []string{"4", "3", "3", "0"}[i])
+			}
+			p.tap("Pik-Dame Anna", `document.querySelector('input[aria-label="Pik-Dame Anna"]')`)
+		}},
+		{"klaberjass", func() {
+			p.fill("Augen Anna/Clara", "92")
+			p.fill("Augen Bert/Dora", "60")
+			p.choose("Letzter Stich", "Clara")
+		}},
+		{"saukopf", func() {
+			p.choose("Mitspieler", "Clara")
+			p.fill("Reizwert", "70")
+			p.fill("Augen der Spieler-Partei", "85")
+			p.fill("Stiche der Spieler-Partei", "5")
+			p.choose("Höchster Trumpf bei", "Bert")
+		}},
+	}
+	for _, g := range games {
+		tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Tisch " + g.game, "game": g.game, "stake_cents_per_point": "1"})
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"seating": seating})
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, tbl["id"]), nil)
+		p.waitFor(g.game+"'s record screen", `document.querySelector('#save')`)
+		g.fill()
+		p.waitFor(g.game+"'s preview", `document.querySelector('#preview strong')?.textContent && !document.querySelector('.has-problem')`)
+		p.tap("Speichern", `document.querySelector('#save')`)
+		p.waitFor(g.game+"'s hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+		hand := e.must(200, "GET", fmt.Sprintf("/v1/tables/%v/hands/1", tbl["id"]), e.admin, nil)
+		onScreen := p.totals()
+		for _, pt := range hand["result"].(map[string]any)["points"].([]any) {
+			pt := pt.(map[string]any)
+			id := strconv.Itoa(int(pt["player"].(float64)))
+			if onScreen[id] != pt["points"] {
+				t.Errorf("%s: player %s has %q on screen, %q stored", g.game, id, onScreen[id], pt["points"])
+			}
+		}
+		if g.game == "schwarze_dame" && onScreen[strconv.Itoa(int(seating[0]))] != "20" {
+			t.Errorf("schwarze_dame: Anna has %q, want 20 (4 tricks, 20 penalty points)", onScreen[strconv.Itoa(int(seating[0]))])
+		}
+	}
+}

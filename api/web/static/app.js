@@ -480,7 +480,7 @@ function flush(tableID) {
 async function flushAll() {
   for (const t of await outbox.tables()) flush(t);
 }
-setInterval(() => { if (navigator.onLine) flushAll(); }, 15000);
+setInterval(() => { if (navigator.onLine) flushAll(); }, 30000);
 
 // ---------- settlement ----------
 

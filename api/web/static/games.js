@@ -201,19 +201,23 @@ function schwarzeSau(ctx) {
 
 const suits = [['kreuz', 'Kreuz'], ['pik', 'Pik'], ['herz', 'Herz'], ['karo', 'Karo']];
 
+// klaberjass: with four players the Augen are counted per side (the
+// first and third, the second and fourth seat), with two or three per player.
 function klaberjass(ctx) {
   const f = ctx.initial || {};
   const players = f.players || ctx.seating.slice(0, Math.min(4, ctx.seating.length));
-  const s = { dealer: f.dealer || ctx.next.next_dealer || players[0], trump_player: f.trump_player || players[0], trump_suit: f.trump_suit || 'herz', last_trick: f.last_trick || players[0] };
-  const rows = players.map((id) => ({ points: (f.card_points || []).find((p) => p.player === id)?.points }));
+  const s = { dealer: f.dealer || ctx.next.next_dealer || players[players.length - 1], trump_player: f.trump_player || players[0], trump_suit: f.trump_suit || 'herz', last_trick: f.last_trick || players[0] };
+  const counted = players.length === 4 ? players.slice(0, 2) : players;
+  const label = (id) => players.length === 4 ? `${ctx.names(id)}/${ctx.names(players[(players.indexOf(id) + 2) % 4])}` : ctx.names(id);
+  const rows = counted.map((id) => ({ points: (f.card_points || []).find((p) => p.player === id)?.points }));
   const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange },
     dealerSelect(players, ctx.names, s),
     field('Spieler (wählt Trumpf)', select(playerOptions(players, ctx.names), s.trump_player, (v) => { s.trump_player = Number(v); }), { 'data-field': 'facts.trump_player' }),
     field('Trumpf', select(suits, s.trump_suit, (v) => { s.trump_suit = v; }), { 'data-field': 'facts.trump_suit' }),
-    perPlayer('Augen', players, ctx.names, [['points', 'Augen']], rows, 'facts.card_points'),
+    perPlayer('Augen', counted, label, [['points', 'Augen']], rows, 'facts.card_points'),
     field('Letzter Stich', select(playerOptions(players, ctx.names), s.last_trick, (v) => { s.last_trick = Number(v); }), { 'data-field': 'facts.last_trick' }));
   return { el, facts: () => ({ players, dealer: s.dealer, trump_player: s.trump_player, trump_suit: s.trump_suit, last_trick: s.last_trick,
-    card_points: players.map((id, i) => ({ player: id, points: rows[i].points ?? 0 })) }) };
+    card_points: counted.map((id, i) => ({ player: id, points: rows[i].points ?? 0 })) }) };
 }
 
 const contracts = [['sauerei', 'Sauspiel (Sauerei)'], ['mastschwein', 'Mastschwein'], ['keiler', 'Keiler'], ['eber', 'Eber'], ['wutz', 'Wutz'],
@@ -224,7 +228,7 @@ function saukopf(ctx) {
   const players = f.players || ctx.seating.slice(0, 4);
   const s = { variant: f.variant || (players.length === 3 ? 'dreihaxer' : 'vierer'), dealer: f.dealer || ctx.next.next_dealer || players[players.length - 1],
     spieler: f.spieler || players[0], contract: f.contract || 'sauerei', called_sau: f.called_sau || 'eichel', mitspieler: f.mitspieler || players[1],
-    augen: f.augen, tricks: f.tricks, bid: f.bid };
+    augen: f.augen, tricks: f.tricks, bid: f.bid, holder: f.laufende?.holder || players[0], laufende: f.laufende?.count ?? 1 };
   const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange });
   const draw = () => {
     el.replaceChildren(
@@ -235,11 +239,14 @@ function saukopf(ctx) {
       s.contract === 'sauerei' && field('Mitspieler', select(playerOptions(players, ctx.names), s.mitspieler, (v) => { s.mitspieler = Number(v); }), { 'data-field': 'facts.mitspieler' }),
       field('Reizwert', numberInput(s.bid, (v) => { s.bid = v; }), { 'data-field': 'facts.bid' }),
       field('Augen der Spieler-Partei', numberInput(s.augen, (v) => { s.augen = v; }), { 'data-field': 'facts.augen' }),
-      field('Stiche der Spieler-Partei', numberInput(s.tricks, (v) => { s.tricks = v; }), { 'data-field': 'facts.tricks' }));
+      field('Stiche der Spieler-Partei', numberInput(s.tricks, (v) => { s.tricks = v; }), { 'data-field': 'facts.tricks' }),
+      field('Höchster Trumpf bei', select(playerOptions(players, ctx.names), s.holder, (v) => { s.holder = Number(v); }), { 'data-field': 'facts.laufende.holder' }),
+      field('Laufende', numberInput(s.laufende, (v) => { s.laufende = v; }, { min: 1 }), { 'data-field': 'facts.laufende.count' }));
   };
   draw();
   return { el, facts: () => {
-    const out = { variant: s.variant, players, dealer: s.dealer, spieler: s.spieler, contract: s.contract, augen: s.augen ?? 0, tricks: s.tricks ?? 0 };
+    const out = { variant: s.variant, players, dealer: s.dealer, spieler: s.spieler, contract: s.contract, augen: s.augen ?? 0, tricks: s.tricks ?? 0,
+      laufende: { holder: s.holder, count: s.laufende ?? 0 } };
     if (s.bid !== undefined) out.bid = s.bid;
     if (s.contract === 'sauerei') { out.called_sau = s.called_sau; out.mitspieler = s.mitspieler; }
     return out;
