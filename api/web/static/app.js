@@ -16,6 +16,7 @@ let players = new Map(); // id → name
 let role = localStorage.getItem('stichbuch.role') || '';
 let stopLive = null;
 let current = null; // the table screen's data, for the record screen
+let playersReady = null; // the players' names, loading beside a screen's data
 
 const minus = (p) => String(p).replace('-', '−');
 const name = (id) => players.get(id) || `Spieler ${id}`;
@@ -130,7 +131,8 @@ async function route() {
   if (!key.get()) { show(login()); return; }
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   try {
-    await loadPlayers();
+    playersReady = loadPlayers();
+    if (parts[0] !== 't' || parts[2]) await playersReady;
     if (parts[0] === 't' && parts[2] === 'neu') await recordScreen(Number(parts[1]), null);
     else if (parts[0] === 't' && parts[2] === 'k') await recordScreen(Number(parts[1]), Number(parts[3]));
     else if (parts[0] === 't') await tableScreen(Number(parts[1]));
@@ -186,13 +188,12 @@ async function allHands(tableID) {
 }
 
 async function loadTable(tableID) {
-  const table = await cached(`/v1/tables/${tableID}`);
+  const [table, all, pending] = await Promise.all([cached(`/v1/tables/${tableID}`), allHands(tableID), outbox.list(tableID)]);
   let session = null, hands = [];
   if (table.open_session_id) {
     session = await cached(`/v1/sessions/${table.open_session_id}`);
-    hands = (await allHands(tableID)).filter((x) => x.session_id === session.id);
+    hands = all.filter((x) => x.session_id === session.id);
   }
-  const pending = await outbox.list(tableID);
   return { table, session, hands, pending };
 }
 
@@ -210,7 +211,7 @@ function nextLine(table) {
 }
 
 async function tableScreen(tableID) {
-  const data = await loadTable(tableID);
+  const [data] = await Promise.all([loadTable(tableID), playersReady]);
   current = data;
   const { table, session } = data;
   const head = h('h1', {}, table.name, h('span', { class: 'muted' }, ' · ' + (gameNames[table.game] || table.game)));
