@@ -27,6 +27,7 @@ type browser struct {
 	waiting map[int]chan cdpMessage
 	pages   map[string]*page // by session id
 	cancel  context.CancelFunc
+	closing sync.Once
 }
 
 type cdpMessage struct {
@@ -49,7 +50,10 @@ func chromiumPath() string {
 }
 
 // startBrowser starts headless Chromium or skips the test when there is none.
-func startBrowser(t *testing.T) *browser {
+func startBrowser(t *testing.T) *browser { return startBrowserAt(t, t.TempDir()) }
+
+// startBrowserAt starts it with its profile in dir.
+func startBrowserAt(t *testing.T, dir string) *browser {
 	t.Helper()
 	bin := chromiumPath()
 	if bin == "" {
@@ -66,7 +70,7 @@ func startBrowser(t *testing.T) *browser {
 	}
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-		"--hide-scrollbars", "--remote-debugging-pipe", "--user-data-dir=" + t.TempDir(), "about:blank"}
+		"--hide-scrollbars", "--remote-debugging-pipe", "--user-data-dir=" + dir, "about:blank"}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.ExtraFiles = []*os.File{toBrowser, fromBrowser}
 	if err := cmd.Start(); err != nil {
@@ -150,7 +154,9 @@ func (b *browser) call(session, method string, params any, out any) {
 	}
 }
 
-func (b *browser) close() {
+func (b *browser) close() { b.closing.Do(b.shutdown) }
+
+func (b *browser) shutdown() {
 	raw, _ := json.Marshal(map[string]any{"id": 1 << 30, "method": "Browser.close"})
 	_, _ = b.w.Write(append(raw, 0))
 	done := make(chan error, 1)
@@ -176,20 +182,28 @@ type page struct {
 	errors  []string
 }
 
-func (b *browser) newPage() *page {
+func (b *browser) newPage() *page { return b.openPage(true) }
+
+// openPage opens a tab in a context of its own (isolated) or in the
+// profile's default context, whose storage outlives the browser.
+func (b *browser) openPage(isolated bool) *page {
 	b.t.Helper()
-	var ctx struct {
-		BrowserContextID string `json:"browserContextId"`
+	target := map[string]any{"url": "about:blank"}
+	if isolated {
+		var ctx struct {
+			BrowserContextID string `json:"browserContextId"`
+		}
+		b.call("", "Target.createBrowserContext", map[string]any{}, &ctx)
+		target["browserContextId"] = ctx.BrowserContextID
 	}
-	b.call("", "Target.createBrowserContext", map[string]any{}, &ctx)
-	var target struct {
+	var created struct {
 		TargetID string `json:"targetId"`
 	}
-	b.call("", "Target.createTarget", map[string]any{"url": "about:blank", "browserContextId": ctx.BrowserContextID}, &target)
+	b.call("", "Target.createTarget", target, &created)
 	var attached struct {
 		SessionID string `json:"sessionId"`
 	}
-	b.call("", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached)
+	b.call("", "Target.attachToTarget", map[string]any{"targetId": created.TargetID, "flatten": true}, &attached)
 	p := &page{b: b, t: b.t, session: attached.SessionID, loaded: make(chan struct{}, 8)}
 	b.mu.Lock()
 	b.pages[p.session] = p

@@ -29,8 +29,9 @@ func startWeb(t *testing.T) (*env, *browser, *httptest.Server) {
 }
 
 // login opens the app on a new phone and pastes the key.
-func login(b *browser, url, key string) *webPhone {
-	p := b.newPage()
+func login(b *browser, url, key string) *webPhone { return loginOn(b.newPage(), url, key) }
+
+func loginOn(p *page, url, key string) *webPhone {
 	p.open(url + "/")
 	p.typeInto("the key field", `document.querySelector('input[type=password]')`, key)
 	p.tapText("", "Anmelden")
