@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -364,5 +365,42 @@ func TestWebOtherGames(t *testing.T) {
 		if g.game == "schwarze_dame" && onScreen[strconv.Itoa(int(seating[0]))] != "20" {
 			t.Errorf("schwarze_dame: Anna has %q, want 20 (4 tricks, 20 penalty points)", onScreen[strconv.Itoa(int(seating[0]))])
 		}
+	}
+}
+
+// TestWebLiveLatency records 20 hands on one phone and measures, on the
+// same clock, the time from the tap on "Speichern" to the hand's row on a
+// second phone that follows the table live; the median must stay under a
+// second on loopback (it is logged).
+func TestWebLiveLatency(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, _ := dokoEvening(e)
+	a := login(b, srv.URL, e.admin)
+	other := login(b, srv.URL, e.admin)
+	for _, p := range []*webPhone{a, other} {
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+		p.waitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
+	}
+	other.eval(`window.arrived = {}; new MutationObserver(() => {
+		const n = document.querySelectorAll('#sheet tr[data-hand]').length;
+		if (!(n in window.arrived)) window.arrived[n] = Date.now();
+	}).observe(document.querySelector('main'), {childList: true, subtree: true})`, nil)
+	const hands = 20
+	var ms []float64
+	for n := 1; n <= hands; n++ {
+		a.doko("", []int{0, 1 + n%3}, strconv.Itoa(100+n), func() {
+			a.eval(`document.querySelector('#save').addEventListener('click', () => { window.tappedAt = Date.now(); }, {capture: true, once: true})`, nil)
+		})
+		other.waitFor(fmt.Sprintf("hand %d on the second phone", n), fmt.Sprintf(`window.arrived[%d]`, n))
+		var tapped, arrived float64
+		a.eval(`window.tappedAt`, &tapped)
+		other.eval(fmt.Sprintf(`window.arrived[%d]`, n), &arrived)
+		ms = append(ms, arrived-tapped)
+	}
+	slices.Sort(ms)
+	median := (ms[hands/2-1] + ms[hands/2]) / 2
+	t.Logf("tap on Speichern to the row on the second phone, %d hands: median %.0f ms, min %.0f, max %.0f", hands, median, ms[0], ms[hands-1])
+	if median <= 0 || median > 1000 {
+		t.Errorf("median %.0f ms from the tap to the second phone, want under 1000", median)
 	}
 }
