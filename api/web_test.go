@@ -13,7 +13,8 @@ import (
 // key, over a real HTTP server on the test's database.
 type webPhone struct {
 	*page
-	url string
+	url  string
+	shot string // a screenshot to take of the next record screen, previewed
 }
 
 func startWeb(t *testing.T) (*env, *browser, *httptest.Server) {
@@ -69,6 +70,10 @@ func (p *webPhone) doko(game string, re []int, augen string, more func()) {
 		more()
 	}
 	p.waitFor("the preview", `!navigator.onLine || document.querySelector('#preview').innerText.includes('+') && !document.querySelector('.has-problem')`)
+	if p.shot != "" {
+		p.screenshot(p.shot)
+		p.shot = ""
+	}
 	p.tap("Speichern", `document.querySelector('#save')`)
 	p.waitFor("the hand in the list", fmt.Sprintf(`document.querySelectorAll('#sheet tbody tr').length === %d`, before+1))
 }
@@ -116,7 +121,8 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 		t.Errorf("after a Herzstich the app says %q, want the 5 Bock games of the round", got)
 	}
 	p.doko("", []int{1, 2}, "100", nil)
-	p.doko("Damensolo", []int{3}, "180", func() { p.screenshot("app-record.png") })
+	p.shot = "app-record.png"
+	p.doko("Damensolo", []int{3}, "180", nil)
 	p.doko("", []int{0, 3}, "121", nil)
 	p.doko("", []int{1, 3}, "200", nil)
 	p.doko("", []int{2, 3}, "90", nil)

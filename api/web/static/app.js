@@ -46,8 +46,11 @@ function setNet() {
 }
 
 function show(...kids) {
-  view.replaceChildren(...kids);
+  view.replaceChildren(...kids.filter((k) => k !== null && k !== undefined && k !== false));
 }
+
+// date turns 2026-11-19 into 19.11.2026.
+const date = (iso) => iso.split('-').reverse().join('.');
 
 function problemText(e) {
   if (e instanceof Problem) return e.problem.detail || e.problem.title;
@@ -253,7 +256,7 @@ async function pastEvenings(table) {
   const { sessions } = await cached(`/v1/tables/${table.id}/sessions?limit=10`);
   if (!sessions?.length) return null;
   return h('section', {}, h('h2', {}, 'Frühere Abende'), h('ul', { class: 'list' },
-    sessions.map((s) => h('li', {}, h('a', { href: `#/s/${s.id}` }, s.date, ' · ', s.seating.map(name).join(', '))))));
+    sessions.map((s) => h('li', {}, h('a', { href: `#/s/${s.id}` }, date(s.date), ' · ', s.seating.map(name).join(', '))))));
 }
 
 async function openEvening(table) {
@@ -389,10 +392,10 @@ async function recordScreen(tableID, correcting) {
   const root = h('form', { onsubmit: (e) => { e.preventDefault(); save(); } },
     h('h1', {}, correcting ? `Spiel ${correcting} korrigieren` : `Spiel ${d.table.hands + 1 + d.pending.length}`, h('span', { class: 'muted' }, ' · ' + (gameNames[d.table.game] || d.table.game))),
     correcting ? null : h('p', { class: 'next' }, nextLine(d.table)),
-    f.el, preview,
+    f.el,
     correcting ? field('Grund der Korrektur', reason, { 'data-field': 'reason' }) : null,
-    general,
-    h('p', { class: 'row' }, h('button', { class: 'primary', type: 'submit', id: 'save' }, 'Speichern'), h('a', { class: 'btn', href: `#/t/${tableID}` }, 'Abbrechen')));
+    h('div', { class: 'dock' }, preview, general,
+      h('p', { class: 'row' }, h('button', { class: 'primary', type: 'submit', id: 'save' }, 'Speichern'), h('a', { class: 'btn', href: `#/t/${tableID}` }, 'Abbrechen'))));
   show(root);
 
   async function runPreview() {
@@ -444,7 +447,8 @@ function describe(res) {
   const pts = res.points || [];
   const won = pts.filter((p) => !String(p.points).startsWith('-') && p.points !== '0');
   const same = won.length && won.every((p) => p.points === won[0].points);
-  const head = res.title ? res.title + (same ? `: je ${signed(won[0].points)}` : '') : '';
+  const each = won.length > 1 ? `: je ${signed(won[0].points)}` : won.length ? `: ${signed(won[0].points)}` : '';
+  const head = res.title ? res.title + (same ? each : '') : '';
   return h('div', {}, h('strong', {}, head), h('div', {}, pts.map((p) => `${name(p.player)} ${signed(p.points)}`).join(' · ')),
     res.events?.length ? h('div', { class: 'muted' }, res.events.map((e) => e.text).join(' · ')) : null);
 }
@@ -490,13 +494,13 @@ async function settlementScreen(sessionID) {
   const nameOf = (id) => (id == null ? 'Kasse' : name(id));
   const transfers = s.transfers.map((t) => h('li', { 'data-transfer': t.id },
     `${nameOf(t.from)} zahlt ${nameOf(t.to)} ${euro(t.cents)} `,
-    t.paid ? h('span', { class: 'tag' }, 'bezahlt') : t.id && t.current !== false ? h('button', { type: 'button', onclick: async () => {
+    t.paid ? h('span', { class: 'tag' }, 'bezahlt') : t.id && t.current !== false ? h('button', { type: 'button', 'aria-label': `${nameOf(t.from)} an ${nameOf(t.to)}: bezahlt`, onclick: async () => {
       try { await post(`/v1/transfers/${t.id}/paid`); } catch (x) { alert(problemText(x)); }
       route();
     } }, 'bezahlt') : null));
-  show(h('h1', {}, `Abrechnung ${s.date}`, s.final ? '' : h('span', { class: 'muted' }, ' (vorläufig)')),
+  show(h('h1', {}, `Abrechnung ${date(s.date)}`, s.final ? '' : h('span', { class: 'muted' }, ' (vorläufig)')),
     h('table', { class: 'plain', id: 'settlement' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Spieler'), h('th', { scope: 'col' }, 'Punkte'), h('th', { scope: 'col' }, 'Betrag'))),
-      h('tbody', {}, s.players.map((p) => h('tr', { 'data-player': p.player }, h('td', {}, p.name), h('td', { class: 'num' }, p.points), h('td', { class: 'num', 'data-cents': p.net_cents }, euro(p.net_cents)))))),
+      h('tbody', {}, s.players.map((p) => h('tr', { 'data-player': p.player }, h('td', {}, p.name), h('td', { class: 'num' }, minus(p.points)), h('td', { class: 'num', 'data-cents': p.net_cents }, euro(p.net_cents)))))),
     h('h2', {}, 'Wer zahlt wem'), transfers.length ? h('ul', { class: 'list', id: 'transfers' }, transfers) : h('p', {}, 'Niemand muss zahlen.'),
     h('p', {}, s.kitty_cents ? `In die Kasse: ${euro(s.kitty_cents)}` : 'Die Kasse bleibt, wie sie ist.'),
     h('p', { class: 'row' }, h('button', { type: 'button', id: 'report', onclick: () => openReport(sessionID) }, 'Bericht zum Drucken'),
