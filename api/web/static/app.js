@@ -92,7 +92,7 @@ async function start() {
   if (code) {
     history.replaceState(null, '', '/');
     try {
-      const k = await post(`/v1/joins/${encodeURIComponent(code)}`, {});
+      const k = await post(`/v1/joins/${encodeURIComponent(code)}`);
       key.set(k.key);
       role = k.role;
       localStorage.setItem('stichbuch.role', role);
@@ -436,7 +436,9 @@ async function recordScreen(tableID, correcting) {
       location.hash = `#/t/${tableID}`;
     } catch (x) {
       btn.disabled = false;
-      if (x instanceof Problem) showProblem(root, x.problem, general);
+      if (x instanceof Problem && x.status === 409 && x.problem.next_number) {
+        general.textContent = `Ein anderes Handy hat Spiel ${x.problem.next_number - 1} schon eingetragen. Bitte abbrechen und in der Liste nachsehen.`;
+      } else if (x instanceof Problem) showProblem(root, x.problem, general);
       else general.textContent = problemText(x);
     }
   }
