@@ -110,6 +110,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /sw.js":                   {"", 200, false, fixed("/sw.js", nil)},
 		"GET /manifest.webmanifest":    {"", 200, false, fixed("/manifest.webmanifest", nil)},
 		"GET /app/{file}":              {"", 200, false, fixed("/app/app.js", nil)},
+		"POST /v1/setup":               {"", 404, false, fixed("/v1/setup", map[string]any{"token": "wrong", "name": "Neu"})},
 		"GET /v1/keys/{keyID}":         {"admin", 200, true, fixed("/v1/keys/1", nil)},
 		"GET /v1/club":                 {"reader", 200, false, fixed("/v1/club", nil)},
 		"GET /v1/keys":                 {"admin", 200, false, fixed("/v1/keys", nil)},

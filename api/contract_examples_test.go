@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strconv"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/api"
 )
 
 // contractFixture is the world TestContractBoundaries sends its cases
@@ -156,6 +159,16 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 		return example{body: map[string]any{"role": "reader", "label": "Tablet"}}
 	},
 	"createPlayer": func(fx *contractFixture) example { return example{body: map[string]any{"name": fx.unique("Gast")}} },
+	// The setup token works once: every request gets a server holding a
+	// fresh one (on the same database).
+	"createFirstClub": func(fx *contractFixture) example {
+		srv, err := api.New(fx.e.store, slog.New(slog.DiscardHandler), api.Config{SetupToken: "einmal"})
+		if err != nil {
+			panic(err)
+		}
+		fx.e.server = srv
+		return example{body: map[string]any{"token": "einmal", "name": fx.unique("Club"), "time_zone": "Europe/Berlin"}}
+	},
 	"createTable": func(fx *contractFixture) example {
 		return example{body: map[string]any{"name": fx.unique("Tisch"), "game": "schwarze_dame", "preset": "", "options": map[string]any{},
 			"stake_cents_per_point": "1/2", "settle_mode": "transfers", "match_loss_cents": 0}}

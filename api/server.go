@@ -34,6 +34,7 @@ type Server struct {
 	// and ends them.
 	hubs    *hubs
 	streams *streamLimits
+	setup   firstRun
 }
 
 // Config tunes the API.
@@ -54,6 +55,9 @@ type Config struct {
 	// AuthFailures limits failed authentications (zero fields: the
 	// defaults, DefaultFailureLimits).
 	AuthFailures FailureLimits
+	// SetupToken, when set, lets POST /v1/setup create the first club
+	// once (serve sets it while the database has no club).
+	SetupToken string
 }
 
 // DefaultConfig is what serve uses unless told otherwise: far above what a
@@ -77,7 +81,8 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	cfg.StreamsPerClub = or(cfg.StreamsPerClub, DefaultStreamsPerClub)
 	cfg.ReplayLimit = or(cfg.ReplayLimit, DefaultReplayLimit)
 	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, cfg: cfg, failures: newAuthFailures(cfg.AuthFailures),
-		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub)}
+		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub),
+		setup: firstRun{token: cfg.SetupToken}}
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,
@@ -125,6 +130,7 @@ func (s *Server) routes() {
 	s.appRoutes()
 
 	v1 := e.Group("/v1")
+	v1.POST("/setup", s.createFirstClub, limitBody, validateRequests(s.router))
 	read, score, admin := s.guard(ledger.RoleReader), s.guard(ledger.RoleScorer), s.guard(ledger.RoleAdmin)
 	v1.GET("/club", s.getClub, read)
 	v1.GET("/keys", s.listKeys, admin)

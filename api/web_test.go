@@ -2,11 +2,14 @@ package api_test
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/api"
 )
 
 // webPhone is the app in a headless phone, logged in with the club's admin
@@ -456,5 +459,36 @@ func TestWebJoin(t *testing.T) {
 	guest.eval(`({search: location.search, key: localStorage.getItem('stichbuch.key') || ''})`, &state)
 	if state.Search != "" || state.Key == "" {
 		t.Errorf("after joining: location.search %q, key kept %v; want no ?join and a key", state.Search, state.Key != "")
+	}
+}
+
+// TestWebFirstClub: on a fresh service the app creates the club from the
+// setup link serve prints, drops ?setup= from the address, shows the admin
+// key once and goes on as the club's admin.
+func TestWebFirstClub(t *testing.T) {
+	if chromiumPath() == "" {
+		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
+	}
+	e := newEnv(t)
+	fresh, err := api.New(e.store, slog.New(slog.DiscardHandler), api.Config{SetupToken: "0123abcd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(fresh)
+	t.Cleanup(srv.Close)
+	p := &webPhone{page: startBrowser(t).newPage(), url: srv.URL}
+	p.open(srv.URL + "/?setup=0123abcd")
+	p.fill("Name des Clubs", "Skatclub Eichel")
+	p.tapText("", "Club anlegen")
+	p.waitFor("the admin key", `document.querySelector('#admin-key')?.textContent.startsWith('sb_')`)
+	var search string
+	p.eval(`location.search`, &search)
+	if search != "" {
+		t.Errorf("the address still says %q", search)
+	}
+	p.tapText("", "Weiter zu den Tischen")
+	p.waitFor("the admin's tables", `document.querySelector('h1')?.textContent === 'Tische' && [...document.querySelectorAll('button')].some((b) => b.textContent === 'Tisch anlegen')`)
+	if n := e.count("clubs"); n != 2 {
+		t.Errorf("%d clubs, want the test's and the new one", n)
 	}
 }

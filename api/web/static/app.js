@@ -88,6 +88,12 @@ async function start() {
   window.addEventListener('hashchange', route);
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
   const params = new URLSearchParams(location.search);
+  const setup = params.get('setup');
+  if (setup) {
+    history.replaceState(null, '', '/');
+    show(setupForm(setup));
+    return;
+  }
   const code = params.get('join');
   if (code) {
     history.replaceState(null, '', '/');
@@ -104,6 +110,29 @@ async function start() {
   }
   route();
   flushAll();
+}
+
+// setupForm creates the first club of a fresh service with the one-time
+// token serve printed, and shows its admin key once.
+function setupForm(token) {
+  const input = h('input', { maxlength: 100, required: true, autocomplete: 'organization' });
+  const err = h('p', { class: 'problem', role: 'alert' });
+  return h('form', { onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const res = await post('/v1/setup', { token, name: input.value.trim() });
+      key.set(res.key);
+      role = 'admin';
+      localStorage.setItem('stichbuch.role', role);
+      show(h('h1', {}, res.club.name),
+        h('p', {}, 'Der Club ist angelegt. Das ist sein Admin-Schlüssel; er wird nur jetzt gezeigt. Bewahre ihn gut auf: mit ihm meldest du dich an, und weitere Handys lädst du am Tisch mit „Handy einladen“ ein.'),
+        h('p', {}, h('code', { id: 'admin-key' }, res.key)),
+        h('p', {}, h('a', { class: 'btn primary', href: '#/', onclick: () => setTimeout(route) }, 'Weiter zu den Tischen')));
+    } catch (x) { err.textContent = problemText(x); }
+  } }, h('h1', {}, 'Club anlegen'),
+  h('p', {}, 'Dieser Server hat noch keinen Club. Gib ihm einen Namen; du wirst sein Admin.'),
+  field('Name des Clubs', input), err,
+  h('p', {}, h('button', { class: 'primary', type: 'submit' }, 'Club anlegen')));
 }
 
 function login() {
