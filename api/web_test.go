@@ -202,6 +202,14 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	p.waitFor("the leaderboard", `document.querySelectorAll('#leaderboard tbody tr').length === 5`)
 	p.tap("Emil", `[...document.querySelectorAll('#leaderboard a')].find((a) => a.textContent === 'Emil')`)
 	p.waitFor("Emil's statistics", `document.querySelector('h1')?.textContent === 'Emil' && document.querySelector('#player-stats tr')`)
+	var emil struct {
+		ID    string
+		Hands string
+	}
+	p.eval(`({id: location.hash.split('/').pop(), hands: [...document.querySelectorAll('#player-stats tr')].find((tr) => tr.querySelector('th').textContent === 'Spiele').querySelector('td').textContent})`, &emil)
+	if stats := e.must(200, "GET", "/v1/stats/players/"+emil.ID, e.admin, nil); fmt.Sprint(stats["hands"]) != emil.Hands {
+		t.Errorf("Emil's hands: %s on screen, %v in the statistics", emil.Hands, stats["hands"])
+	}
 	if errs := p.consoleErrors(); errs != "" {
 		t.Errorf("uncaught exceptions in the app:\n%s", errs)
 	}

@@ -46,7 +46,7 @@ function setNet() {
 }
 
 function show(...kids) {
-  view.replaceChildren(...kids.filter((k) => k !== null && k !== undefined && k !== false));
+  view.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
 }
 
 // date turns 2026-11-19 into 19.11.2026.
@@ -264,15 +264,20 @@ async function tableScreen(tableID) {
   };
   draw(data);
   show(head, root);
-  let busy = null;
-  const refresh = async () => {
-    if (busy) return busy;
+  // refresh reloads the table; a refresh asked for while one runs runs
+  // once more after it (its answer may predate what was asked about).
+  let busy = null, again = false;
+  const refresh = () => {
+    if (busy) { again = true; return busy; }
     busy = (async () => {
       try {
-        const d = await loadTable(tableID);
-        if (!d.session) { route(); return; }
-        draw(d);
-      } finally { busy = null; }
+        do {
+          again = false;
+          const d = await loadTable(tableID);
+          if (!d.session) { route(); return; }
+          draw(d);
+        } while (again);
+      } catch { /* no connection: the list stays as it is */ } finally { busy = null; }
     })();
     return busy;
   };
@@ -556,7 +561,7 @@ async function membersScreen() {
     out.replaceChildren(lb.entries.length ? h('table', { class: 'plain', id: 'leaderboard' },
       h('thead', {}, h('tr', {}, ['Platz', 'Spieler', 'Spiele', 'Punkte', 'Geld'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, lb.entries.map((e) => h('tr', {}, h('td', {}, e.rank), h('td', {}, h('a', { href: `#/mitglieder/${e.player}` }, e.name)),
-        h('td', { class: 'num' }, e.hands), h('td', { class: 'num' }, e.points), h('td', { class: 'num' }, euro(e.net_cents)))))) : h('p', {}, 'Noch keine Spiele.'));
+        h('td', { class: 'num' }, e.hands), h('td', { class: 'num' }, minus(e.points)), h('td', { class: 'num' }, euro(e.net_cents)))))) : h('p', {}, 'Noch keine Spiele.'));
   };
   show(h('h1', {}, 'Mitglieder'), field('Spiel', select(Object.entries(gameNames), s.game, (v) => { s.game = v; load(); })), out);
   await load();
@@ -564,8 +569,22 @@ async function membersScreen() {
 
 async function playerScreen(id) {
   const st = await get(`/v1/stats/players/${id}`);
-  const rows = Object.entries(st).filter(([, v]) => typeof v !== 'object').map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k.replaceAll('_', ' ')), h('td', { class: 'num' }, String(v))));
-  show(h('h1', {}, name(id)), h('table', { class: 'plain', id: 'player-stats' }, h('tbody', {}, rows)), h('p', {}, h('a', { href: '#/mitglieder' }, 'Zur Rangliste')));
+  const pct = (permille) => `${(permille / 10).toLocaleString('de-DE')} %`;
+  const evening = (e) => e ? `${date(e.date)}, ${gameNames[e.game] || e.game}: ${minus(e.points)} Punkte${e.net_cents == null ? '' : ', ' + euro(e.net_cents)}` : '–';
+  const rows = [
+    ['Abende', st.sessions], ['Spiele', st.hands], ['gewonnen', st.hands_won], ['verloren', st.hands_lost],
+    ['ausgesetzt', st.hands_sat_out], ['Gewinnquote', pct(st.win_rate_permille)], ['Punkte', minus(st.points)],
+    ['Punkte je Spiel', minus(st.points_per_hand)], ['Geld', euro(st.money.net_cents)],
+    ['bester Abend', evening(st.best_evening)], ['schlechtester Abend', evening(st.worst_evening)],
+    ['längste Siegesserie', st.longest_winning_streak], ['längste Pechsträhne', st.longest_losing_streak],
+  ];
+  const games = (st.games || []).map((g) => h('tr', {}, h('td', {}, gameNames[g.game] || g.game), h('td', { class: 'num' }, g.hands),
+    h('td', { class: 'num' }, pct(g.win_rate_permille)), h('td', { class: 'num' }, minus(g.points))));
+  show(h('h1', {}, name(id)),
+    h('table', { class: 'plain', id: 'player-stats' }, h('tbody', {}, rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', { class: 'num' }, String(v)))))),
+    games.length ? [h('h2', {}, 'Nach Spiel'), h('table', { class: 'plain' },
+      h('thead', {}, h('tr', {}, ['Spiel', 'Spiele', 'Quote', 'Punkte'].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', {}, games))] : null,
+    h('p', {}, h('a', { href: '#/mitglieder' }, 'Zur Rangliste')));
 }
 
 start();
