@@ -500,3 +500,33 @@ func TestWebFirstClub(t *testing.T) {
 		t.Errorf("%d clubs, want the test's and the new one", n)
 	}
 }
+
+// TestWebNarrowLargeText: at 360 px with text at 150 %, the table screen
+// and the record screen fit the width (only the list scrolls, inside its
+// frame), and every control keeps a visible label or name.
+func TestWebNarrowLargeText(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, _ := dokoEvening(e)
+	p := login(b, srv.URL, e.admin)
+	p.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
+	p.eval(`document.documentElement.style.fontSize = '150%'`, nil)
+	for _, screen := range []string{"", "/neu"} {
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%d%s'`, table, screen), nil)
+		p.waitFor("the screen", `document.querySelector('#sheet') || document.querySelector('#save')`)
+		var fit struct {
+			Width, Page float64
+			Unnamed     []string
+		}
+		p.eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
+			unnamed: [...document.querySelectorAll('button, input, select, a')].filter((el) =>
+				!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.textContent.trim()).map((el) => el.outerHTML.slice(0, 80))})`, &fit)
+		// A phone's browser widens its layout viewport (and innerWidth)
+		// to what overflows, so both are held to the screen's 360 px.
+		if fit.Page > 360 || fit.Width > 360 {
+			t.Errorf("#/t/%d%s is %.0f px wide (viewport %.0f) on a 360 px screen", table, screen, fit.Page, fit.Width)
+		}
+		if len(fit.Unnamed) > 0 {
+			t.Errorf("#/t/%d%s: controls without a name: %v", table, screen, fit.Unnamed)
+		}
+	}
+}
