@@ -280,9 +280,17 @@ func TestWebOfflineHands(t *testing.T) {
 
 // TestWebRefusedHand: a hand the rules refuse shows the problem next to
 // the input it names and stores nothing; fixed, it is stored.
+//
+// The table has an earlier evening: the list shows this one's hands only.
 func TestWebRefusedHand(t *testing.T) {
 	e, b, srv := startWeb(t)
-	table, _ := dokoEvening(e)
+	table, old := dokoEvening(e)
+	for n := 1; n <= 2; n++ {
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, map[string]any{"session_id": old, "number": n,
+			"facts": map[string]any{"game": "normal", "re": map[string]any{"players": []int{1, 2}, "augen": 130}}})
+	}
+	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", old), e.admin, nil)
+	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"seating": []int{1, 2, 3, 4}})
 	p := login(b, srv.URL, e.admin)
 	p.eval(fmt.Sprintf(`location.hash = '#/t/%d/neu'`, table), nil)
 	p.waitFor("the record screen", `document.querySelector('#save')`)
@@ -293,8 +301,8 @@ func TestWebRefusedHand(t *testing.T) {
 	p.waitFor("the problem next to the Augen", `document.querySelector('fieldset.has-problem[data-field="facts.re.augen"] .problem')`)
 	var marked int
 	p.eval(`document.querySelectorAll('.has-problem').length`, &marked)
-	if marked != 1 || e.count("hands") != 0 {
-		t.Fatalf("%d inputs marked, %d hands stored; want 1 and 0", marked, e.count("hands"))
+	if marked != 1 || e.count("hands") != 2 {
+		t.Fatalf("%d inputs marked, %d hands stored; want 1 and the earlier evening's 2", marked, e.count("hands"))
 	}
 	p.tap("C", `document.querySelector('button[aria-label="Augen löschen"]')`)
 	for _, d := range "150" {
@@ -302,9 +310,9 @@ func TestWebRefusedHand(t *testing.T) {
 	}
 	p.waitFor("the problem gone", `!document.querySelector('.has-problem') && document.querySelector('#preview').innerText.includes('+')`)
 	p.tap("Speichern", `document.querySelector('#save')`)
-	p.waitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
-	if n := e.count("hands"); n != 1 {
-		t.Errorf("%d hands stored, want 1", n)
+	p.waitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#sheet tr[data-hand="3"]')`)
+	if n := e.count("hands"); n != 3 {
+		t.Errorf("%d hands stored, want the 2 of the earlier evening and 1", n)
 	}
 }
 

@@ -75,8 +75,19 @@ function showProblem(root, problem, fallback) {
     }
     if (!best) { fallback.textContent = rule || problem.detail || problem.title; continue; }
     best.classList.add('has-problem');
-    best.append(h('p', { class: 'problem', role: 'alert', 'data-for': best.dataset.field }, rule || problem.detail));
+    best.append(h('p', { class: 'problem', role: 'alert', 'data-for': best.dataset.field }, german(rule || problem.detail)));
   }
+}
+
+// german says the contract's usual rules in German; the games' own rules
+// come as the service words them.
+function german(rule) {
+  return String(rule || '')
+    .replace(/^number must be at most (\S+)$/, 'höchstens $1')
+    .replace(/^number must be at least (\S+)$/, 'mindestens $1')
+    .replace(/^maximum string length is (\d+)$/, 'höchstens $1 Zeichen')
+    .replace(/^minimum string length is (\d+)$/, 'mindestens $1 Zeichen')
+    .replace(/.*(value is required but missing|^is required).*/, 'fehlt');
 }
 
 // ---------- start: join code or key ----------
@@ -209,22 +220,26 @@ function newTable() {
 
 // ---------- the table ----------
 
-async function allHands(tableID) {
-  let after = 0, out = [];
-  for (;;) {
-    const page = await cached(`/v1/tables/${tableID}/hands?after=${after}&limit=200`);
-    out = out.concat(page.hands);
-    if (page.next_after == null) return out;
-    after = page.next_after;
+// sessionHands are the hands of the table's open session: the list is
+// read from its end backwards, 200 at a time, until a page starts before
+// the session, so a table with years of history costs what its evening does.
+async function sessionHands(table, sessionID) {
+  let out = [], end = table.hands;
+  while (end > 0) {
+    const after = Math.max(0, end - 200);
+    const page = await cached(`/v1/tables/${table.id}/hands?after=${after}&limit=${end - after}`);
+    out = page.hands.concat(out);
+    if (!page.hands.length || page.hands[0].session_id !== sessionID) break;
+    end = after;
   }
+  return out.filter((x) => x.session_id === sessionID);
 }
 
 async function loadTable(tableID) {
-  const [table, all, pending] = await Promise.all([cached(`/v1/tables/${tableID}`), allHands(tableID), outbox.list(tableID)]);
+  const [table, pending] = await Promise.all([cached(`/v1/tables/${tableID}`), outbox.list(tableID)]);
   let session = null, hands = [];
   if (table.open_session_id) {
-    session = await cached(`/v1/sessions/${table.open_session_id}`);
-    hands = all.filter((x) => x.session_id === session.id);
+    [session, hands] = await Promise.all([cached(`/v1/sessions/${table.open_session_id}`), sessionHands(table, table.open_session_id)]);
   }
   return { table, session, hands, pending };
 }
