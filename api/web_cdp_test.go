@@ -250,6 +250,20 @@ func (p *page) open(url string) {
 	}
 }
 
+// reload reloads the page and waits for its load event.
+func (p *page) reload() {
+	p.t.Helper()
+	for len(p.loaded) > 0 {
+		<-p.loaded
+	}
+	p.call("Page.reload", map[string]any{}, nil)
+	select {
+	case <-p.loaded:
+	case <-time.After(30 * time.Second):
+		p.t.Fatal("the page did not load again")
+	}
+}
+
 // eval runs a JavaScript expression (awaiting a promise) and decodes its value.
 func (p *page) eval(expr string, out any) {
 	p.t.Helper()

@@ -538,3 +538,29 @@ func TestWebNarrowLargeText(t *testing.T) {
 		}
 	}
 }
+
+// TestWebOfflineShell: once the app has run, it opens without the server:
+// the service worker serves the shell from its cache and the app shows
+// the table's list as it last saw it.
+func TestWebOfflineShell(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, session := dokoEvening(e)
+	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, map[string]any{"session_id": session, "number": 1,
+		"facts": map[string]any{"game": "normal", "re": map[string]any{"players": []int{1, 2}, "augen": 130}}})
+	p := login(b, srv.URL, e.admin)
+	p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	p.waitFor("the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+	p.eval(`navigator.serviceWorker.ready.then(() => true)`, nil)
+	p.waitFor("the shell cached and the page controlled", `navigator.serviceWorker.controller`)
+	var cached int
+	p.eval(`caches.open('der-tisch-v1').then((c) => c.keys()).then((k) => k.length)`, &cached)
+	if cached < 8 {
+		t.Fatalf("the service worker cached %d files of the shell", cached)
+	}
+
+	// The server goes away: no new connection is accepted.
+	srv.Listener.Close()
+	srv.CloseClientConnections()
+	p.reload()
+	p.waitFor("the list without the server", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#next').textContent.includes('gibt')`)
+}
