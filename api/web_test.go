@@ -3,10 +3,12 @@ package api_test
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stichbuch/stichbuch/api"
@@ -563,4 +565,56 @@ func TestWebOfflineShell(t *testing.T) {
 	srv.CloseClientConnections()
 	p.reload()
 	p.waitFor("the list without the server", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#next').textContent.includes('gibt')`)
+}
+
+// TestWebJoinFlow checks the app's side of joining against the shape of
+// the join codes the service is getting (POST /v1/tables/{id}/joins, POST
+// /v1/joins/{code}), served here by a stand-in in front of the API that
+// hands out a real scorer key; TestWebJoin runs the same against the
+// service once it has them.
+func TestWebJoinFlow(t *testing.T) {
+	if chromiumPath() == "" {
+		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
+	}
+	e := newEnv(t)
+	table, _ := dokoEvening(e)
+	var redeemed atomic.Int32
+	stand := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "POST" && r.URL.Path == fmt.Sprintf("/v1/tables/%d/joins", table):
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(201)
+			fmt.Fprintf(w, `{"code":"K7Q2","role":"scorer","table_id":%d,"expires_at":"2030-01-01T00:00:00Z","link":"/?join=K7Q2","qr_svg":"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 4 4'><rect width='2' height='2'/></svg>"}`, table)
+		case r.Method == "POST" && r.URL.Path == "/v1/joins/K7Q2" && r.Header.Get("Authorization") == "" && redeemed.Add(1) == 1:
+			key := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "scorer", "label": "Handy"})
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(201)
+			fmt.Fprintf(w, `{"key_id":%v,"key":%q,"role":"scorer","table_id":%d,"club_id":1}`, key["id"], key["secret"], table)
+		default:
+			e.server.ServeHTTP(w, r)
+		}
+	})
+	srv := httptest.NewServer(stand)
+	t.Cleanup(srv.Close)
+	b := startBrowser(t)
+	admin := login(b, srv.URL, e.admin)
+	admin.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	admin.tap("Handy einladen", `document.querySelector('#invite')`)
+	admin.waitFor("the QR code and link", `document.querySelector('.qr svg') && document.querySelector('#join-link')`)
+	var link string
+	admin.eval(`document.querySelector('#join-link').href`, &link)
+	if link != srv.URL+"/?join=K7Q2" {
+		t.Fatalf("the invitation links to %q", link)
+	}
+	guest := b.newPage()
+	guest.open(link)
+	guest.waitFor("the table on the invited phone", `document.querySelector('#sheet') && location.hash === '#/t/`+strconv.FormatInt(table, 10)+`'`)
+	var search string
+	guest.eval(`location.search`, &search)
+	if search != "" || redeemed.Load() != 1 {
+		t.Errorf("after joining: location.search %q, code redeemed %d times; want none and once", search, redeemed.Load())
+	}
+	// The kept key records: the guest phone is a scorer.
+	guest.tap("Neues Spiel", `document.querySelector('#new-hand')`)
+	guest.waitFor("the record screen", `document.querySelector('#save')`)
 }
