@@ -79,22 +79,42 @@ func TestWebLighthouse(t *testing.T) {
 	p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
 	p.waitFor("the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 5`)
 	b.close()
+	// Chromium lets go of its profile when its SingletonLock is gone; a
+	// second Chromium on a held profile would hand over to the first.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Lstat(filepath.Join(profile, "SingletonLock")); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Chromium still holds the profile 10 s after closing")
+		}
+	}
 
 	out := filepath.Join(t.TempDir(), "lighthouse.json")
 	if dir := os.Getenv("STICHBUCH_ARTIFACTS"); dir != "" {
 		out = filepath.Join(dir, "lighthouse-list.json")
 	}
 	start := time.Now()
-	cmd := exec.Command(lighthouse, fmt.Sprintf("%s/#/t/%d", srv.URL, table),
-		"--output=json", "--output-path="+out, "--quiet", "--disable-storage-reset",
-		// The live event stream never ends; waiting for a quiet network
-		// would take the whole default 45 s.
-		"--max-wait-for-load=12000",
-		"--only-categories=performance,accessibility,best-practices", "--form-factor=mobile",
-		"--chrome-flags=--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage --user-data-dir="+profile)
-	cmd.Env = append(os.Environ(), "CHROME_PATH="+bin)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("lighthouse: %v\n%s", err, msg)
+	run := func() ([]byte, error) {
+		cmd := exec.Command(lighthouse, fmt.Sprintf("%s/#/t/%d", srv.URL, table),
+			"--output=json", "--output-path="+out, "--disable-storage-reset",
+			// The live event stream never ends; waiting for a quiet network
+			// would take the whole default 45 s.
+			"--max-wait-for-load=12000",
+			"--only-categories=performance,accessibility,best-practices", "--form-factor=mobile",
+			"--chrome-flags=--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage --user-data-dir="+profile)
+		cmd.Env = append(os.Environ(), "CHROME_PATH="+bin)
+		return cmd.CombinedOutput()
+	}
+	// Lighthouse ends without a report when its Chrome goes away under it
+	// (once, on this shared machine, under a full parallel test run: node's
+	// exit 13, a top-level await left hanging). Such a crash, and only
+	// that, is run once more; the scores are never retried.
+	if msg, err := run(); err != nil {
+		t.Logf("lighthouse ended without a report (%v), running it once more:\n%s", err, tail(msg, 3000))
+		if msg, err := run(); err != nil {
+			t.Fatalf("lighthouse: %v\n%s", err, tail(msg, 3000))
+		}
 	}
 	raw, err := os.ReadFile(out)
 	if err != nil {
@@ -132,4 +152,12 @@ func TestWebLighthouse(t *testing.T) {
 		}
 	}
 	t.Logf("lighthouse took %s", time.Since(start).Round(time.Second))
+}
+
+// tail is the end of a long output.
+func tail(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[len(b)-n:]
+	}
+	return b
 }
