@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/api"
 )
 
 // contractFixture is the world TestContractBoundaries sends its cases
@@ -72,7 +75,7 @@ func (fx *contractFixture) request(t *testing.T, op specOp, variant int) request
 	r := request{query: url.Values{}, header: map[string]string{}, path: map[string]string{
 		"tableID": id(fx.now.table), "sessionID": id(fx.old.session), "number": "1", "keyID": id(fx.keyID),
 		"transferID": id(fx.transfer), "playerID": id(p[0]), "otherID": id(p[1]),
-		"tournamentID": id(fx.tournament), "round": "1",
+		"tournamentID": id(fx.tournament), "round": "1", "file": "app.js",
 		"code": "sbj_1_" + strings.Repeat("A", 43), // no such code: redeemJoin's example makes one
 	}}
 	for _, param := range op.params {
@@ -165,6 +168,16 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 		return example{path: map[string]string{"code": j["code"].(string)}}
 	},
 	"createPlayer": func(fx *contractFixture) example { return example{body: map[string]any{"name": fx.unique("Gast")}} },
+	// The setup token works once: every request gets a server holding a
+	// fresh one (on the same database).
+	"createFirstClub": func(fx *contractFixture) example {
+		srv, err := api.New(fx.e.store, slog.New(slog.DiscardHandler), api.Config{SetupToken: "einmal"})
+		if err != nil {
+			panic(err)
+		}
+		fx.e.server = srv
+		return example{body: map[string]any{"token": "einmal", "name": fx.unique("Club"), "time_zone": "Europe/Berlin"}}
+	},
 	"createTable": func(fx *contractFixture) example {
 		return example{body: map[string]any{"name": fx.unique("Tisch"), "game": "schwarze_dame", "preset": "", "options": map[string]any{},
 			"stake_cents_per_point": "1/2", "settle_mode": "transfers", "match_loss_cents": 0}}

@@ -33,6 +33,10 @@ func init() {
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("text/javascript", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("text/css", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("image/svg+xml", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("application/manifest+json", openapi3filter.JSONBodyDecoder)
 	openapi3.DefineStringFormatValidator("date", openapi3.NewCallbackValidator(checkDate))
 	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(uuidPattern))
 }

@@ -34,6 +34,7 @@ type Server struct {
 	// and ends them.
 	hubs    *hubs
 	streams *streamLimits
+	setup   firstRun
 }
 
 // Config tunes the API.
@@ -54,6 +55,9 @@ type Config struct {
 	// AuthFailures limits failed authentications (zero fields: the
 	// defaults, DefaultFailureLimits).
 	AuthFailures FailureLimits
+	// SetupToken, when set, lets POST /v1/setup create the first club
+	// once (serve sets it while the database has no club).
+	SetupToken string
 }
 
 // DefaultConfig is what serve uses unless told otherwise: far above what a
@@ -77,7 +81,8 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	cfg.StreamsPerClub = or(cfg.StreamsPerClub, DefaultStreamsPerClub)
 	cfg.ReplayLimit = or(cfg.ReplayLimit, DefaultReplayLimit)
 	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, cfg: cfg, failures: newAuthFailures(cfg.AuthFailures),
-		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub)}
+		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub),
+		setup: firstRun{token: cfg.SetupToken}}
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,
@@ -122,6 +127,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.readyz)
 	e.GET("/openapi.yaml", s.getSpec)
 	e.GET("/docs", s.getDocs)
+	s.appRoutes()
 
 	v1 := e.Group("/v1")
 	// Each route names the role it needs and how much of the club it
@@ -136,6 +142,7 @@ func (s *Server) routes() {
 	v1.POST("/keys/:keyID/revoke", s.revokeKey, g(admin, club))
 	v1.POST("/keys/:keyID/rotate", s.rotateKey, g(admin, club))
 	v1.POST("/joins/:code", s.redeemJoin, s.unkeyed())
+	v1.POST("/setup", s.createFirstClub, s.unkeyed())
 	v1.GET("/players", s.listPlayers, g(reader, shared))
 	v1.POST("/players", s.createPlayer, g(scorer, shared))
 	v1.GET("/players/:playerID", s.getPlayer, g(reader, shared))

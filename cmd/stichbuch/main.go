@@ -188,6 +188,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return fmt.Errorf("STICHBUCH_RATE_LIMIT: want requests per second per key (0: no limit), got %q", v)
 		}
 	}
+	if cfg.SetupToken, err = setupToken(ctx, pool); err != nil {
+		return err
+	}
 	handler, err := api.New(postgres.New(pool, key).Service(), log, cfg)
 	if err != nil {
 		return err
@@ -209,6 +212,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "startup", time.Since(start).Round(time.Millisecond))
+	// The setup link comes first: whoever waits for "listening on" has it.
+	if cfg.SetupToken != "" {
+		fmt.Fprintf(stdout, "no club yet: open http://%s/?setup=%s to create it in the app (once), or run: stichbuch club create NAME\n", ln.Addr(), cfg.SetupToken)
+	}
 	fmt.Fprintf(stdout, "stichbuch listening on http://%s\n", ln.Addr())
 
 	errc := make(chan error, 1)

@@ -54,6 +54,7 @@ func envFunc(vars map[string]string) func(string) string {
 type service struct {
 	base string
 	stop func() error
+	out  *syncBuffer // what serve printed
 }
 
 func startService(t *testing.T, getenv func(string) string, args ...string) service {
@@ -69,7 +70,7 @@ func startService(t *testing.T, getenv func(string) string, args ...string) serv
 	for time.Now().Before(deadline) {
 		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
 			stopped := false
-			return service{base: m[1], stop: func() error {
+			return service{base: m[1], out: &stdout, stop: func() error {
 				if stopped {
 					return nil
 				}
@@ -191,6 +192,30 @@ func TestRunServesAndRecordsAHand(t *testing.T) {
 	}
 	if err := svc.stop(); err != nil {
 		t.Errorf("graceful shutdown: %v", err)
+	}
+}
+
+// TestServeOffersTheFirstClub: serve on a database without a club prints
+// the app's setup link; its token creates the club once, and a service
+// that has a club prints none.
+func TestServeOffersTheFirstClub(t *testing.T) {
+	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	svc := startService(t, getenv)
+	defer svc.stop()
+	m := regexp.MustCompile(`no club yet: open (http://\S+)/\?setup=([0-9a-f]{32}) `).FindStringSubmatch(svc.out.String())
+	if m == nil || m[1] != svc.base {
+		t.Fatalf("serve on an empty database printed no setup link:\n%s", svc.out.String())
+	}
+	created := call(t, "POST", svc.base+"/v1/setup", "", map[string]any{"token": m[2], "name": "Skatclub Eichel"}, 201)
+	call(t, "GET", svc.base+"/v1/club", created["key"].(string), nil, 200)
+	call(t, "POST", svc.base+"/v1/setup", "", map[string]any{"token": m[2], "name": "Noch einer"}, 404)
+	if err := svc.stop(); err != nil {
+		t.Fatal(err)
+	}
+	again := startService(t, getenv)
+	defer again.stop()
+	if strings.Contains(again.out.String(), "setup=") {
+		t.Errorf("serve with a club printed a setup link:\n%s", again.out.String())
 	}
 }
 

@@ -1,0 +1,254 @@
+// games.js: one recording screen per game. form(game, ctx) builds the
+// screen and returns {el, facts()}: el carries data-field attributes named
+// like the JSON paths the API's problems name ("facts.re.augen"), so a
+// refusal is shown next to the input it names.
+import { h, field, select } from './ui.js';
+
+export const gameNames = {
+  doppelkopf: 'Doppelkopf', saukopf: 'Saukopf', schwarze_sau: 'Schwarze Sau',
+  klaberjass: 'Klaberjass', schwarze_dame: 'Schwarze Dame',
+};
+
+export function form(game, ctx) {
+  const make = { doppelkopf, saukopf, schwarze_sau: schwarzeSau, klaberjass, schwarze_dame: schwarzeDame }[game];
+  return make(ctx);
+}
+
+// toggles is a group of name buttons; pick(id) toggles, up to max chosen.
+function toggles(legend, fieldName, players, names, chosen, max, changed) {
+  const box = h('fieldset', { 'data-field': fieldName }, h('legend', {}, legend));
+  const row = h('div', { class: 'row' });
+  for (const id of players) {
+    const b = h('button', { type: 'button', 'aria-pressed': String(chosen.includes(id)), 'data-player': id,
+      onclick: () => {
+        const i = chosen.indexOf(id);
+        if (i >= 0) chosen.splice(i, 1);
+        else { chosen.push(id); while (chosen.length > max) chosen.shift(); }
+        for (const x of row.children) x.setAttribute('aria-pressed', String(chosen.includes(Number(x.dataset.player))));
+        changed();
+      } }, names(id));
+    row.append(b);
+  }
+  box.append(row);
+  return box;
+}
+
+function numberInput(value, onchange, attrs = {}) {
+  return h('input', { type: 'number', inputmode: 'numeric', value: value ?? '', min: 0,
+    oninput: (e) => onchange(e.target.value === '' ? undefined : Number(e.target.value)), ...attrs });
+}
+
+function playerOptions(players, names, none) {
+  const opts = players.map((id) => [id, names(id)]);
+  return none ? [['', none], ...opts] : opts;
+}
+
+const dokoGames = [
+  ['normal', 'Normalspiel'], ['hochzeit', 'Hochzeit'], ['stille_hochzeit', 'Stille Hochzeit'], ['armut', 'Armut'],
+  ['farbsolo', 'Farbsolo'], ['damensolo', 'Damensolo'], ['bubensolo', 'Bubensolo'], ['fleischloser', 'Fleischloser'],
+  ['koehler', 'Köhler'], ['schmeissen', 'Schmeißen'], ['armut_nicht_genommen', 'Armut nicht genommen'],
+];
+const solos = new Set(['farbsolo', 'damensolo', 'bubensolo', 'fleischloser', 'koehler', 'stille_hochzeit']);
+const redeals = new Set(['schmeissen', 'armut_nicht_genommen']);
+
+function doppelkopf(ctx) {
+  const f = ctx.initial || {};
+  const players = f.players || ctx.hand?.players || ctx.next.next_players || ctx.seating.slice(0, 4);
+  const s = {
+    game: f.game || 'normal', suit: f.suit || 'kreuz',
+    re: [...(f.re?.players || [])], augen: f.re?.augen ?? null,
+    reAnn: f.re?.announced || 'none', koAnn: f.kontra?.announced || 'none',
+    re2: { doppelkopf: f.re?.doppelkopf || 0, fuchs: f.re?.fuchs_gefangen || 0, karlchen: !!f.re?.karlchen },
+    ko2: { doppelkopf: f.kontra?.doppelkopf || 0, fuchs: f.kontra?.fuchs_gefangen || 0, karlchen: !!f.kontra?.karlchen },
+    herzstich: !!f.herzstich,
+  };
+  const el = h('div');
+  const changed = () => { draw(); ctx.onChange(); };
+
+  function gameButtons() {
+    const box = h('fieldset', { 'data-field': 'facts.game' }, h('legend', {}, 'Spiel'));
+    const row = h('div', { class: 'row' });
+    for (const [v, t] of dokoGames) {
+      row.append(h('button', { type: 'button', 'aria-pressed': String(s.game === v), onclick: () => {
+        s.game = v;
+        if (solos.has(v)) s.re.splice(1);
+        changed();
+      } }, t));
+    }
+    box.append(row);
+    if (s.game === 'farbsolo') {
+      box.append(field('Farbe', select([['kreuz', 'Kreuz'], ['pik', 'Pik'], ['herz', 'Herz'], ['karo', 'Karo (Trumpfsolo)']], s.suit, (v) => { s.suit = v; changed(); }), { 'data-field': 'facts.suit' }));
+    }
+    return box;
+  }
+
+  function pad() {
+    const kontra = s.augen === null ? '–' : 240 - s.augen;
+    const box = h('fieldset', { 'data-field': 'facts.re.augen' }, h('legend', {}, 'Augen'));
+    box.append(h('p', { class: 'augen', 'aria-live': 'polite', id: 'augen' }, `Re: ${s.augen ?? '–'} · Kontra: ${kontra}`));
+    const grid = h('div', { class: 'pad', role: 'group', 'aria-label': 'Augen der Re-Partei eingeben' });
+    const press = (k) => {
+      let v = s.augen === null ? '' : String(s.augen);
+      if (k === 'C') v = '';
+      else if (k === '⌫') v = v.slice(0, -1);
+      else if (v.length < 3) v = (v === '0' ? '' : v) + k;
+      s.augen = v === '' ? null : Number(v);
+      changed();
+    };
+    for (const k of ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'C', '0', '⌫']) {
+      const label = k === 'C' ? 'Augen löschen' : k === '⌫' ? 'Letzte Ziffer löschen' : `Ziffer ${k}`;
+      grid.append(h('button', { type: 'button', 'aria-label': label, onclick: () => press(k) }, k));
+    }
+    box.append(grid);
+    return box;
+  }
+
+  const ann = (party, v, set) => {
+    const opts = [['none', 'keine Ansage'], [party === 're' ? 're' : 'kontra', party === 're' ? 'Re' : 'Kontra'],
+      ['keine90', 'keine 90'], ['keine60', 'keine 60'], ['keine30', 'keine 30'], ['schwarz', 'schwarz']];
+    return field(`Ansage ${party === 're' ? 'Re' : 'Kontra'}`, select(opts, v, (x) => { set(x); changed(); }), { 'data-field': `facts.${party}.announced` });
+  };
+  const specials = (party, o) => h('fieldset', { 'data-field': `facts.${party}` }, h('legend', {}, `Sonderpunkte ${party === 're' ? 'Re' : 'Kontra'}`),
+    h('div', { class: 'row' },
+      field('Doppelköpfe', select([0, 1, 2, 3, 4].map((n) => [n, n]), o.doppelkopf, (v) => { o.doppelkopf = Number(v); changed(); }), { 'data-field': `facts.${party}.doppelkopf` }),
+      field('Füchse gefangen', select([0, 1, 2].map((n) => [n, n]), o.fuchs, (v) => { o.fuchs = Number(v); changed(); }), { 'data-field': `facts.${party}.fuchs_gefangen` }),
+      h('div', { 'data-field': `facts.${party}.karlchen` }, h('label', { class: 'check' },
+        h('input', { type: 'checkbox', checked: o.karlchen, onchange: (e) => { o.karlchen = e.target.checked; changed(); } }), ' Karlchen'))));
+
+  function draw() {
+    el.replaceChildren(
+      h('p', { class: 'muted' }, 'Es spielen: ' + players.map(ctx.names).join(', ')),
+      gameButtons());
+    if (redeals.has(s.game)) return;
+    el.append(
+      toggles(solos.has(s.game) ? 'Re: wer spielt das Solo?' : 'Re: die zwei Namen antippen', 'facts.re.players', players, ctx.names, s.re, solos.has(s.game) ? 1 : 2, changed),
+      pad(),
+      h('div', { class: 'row' }, ann('re', s.reAnn, (v) => { s.reAnn = v; }), ann('kontra', s.koAnn, (v) => { s.koAnn = v; })),
+      specials('re', s.re2), specials('kontra', s.ko2),
+      h('div', { 'data-field': 'facts.herzstich' }, h('label', { class: 'check' },
+        h('input', { type: 'checkbox', checked: s.herzstich, onchange: (e) => { s.herzstich = e.target.checked; changed(); } }), ' Herzstich (löst Bock aus)')));
+  }
+  draw();
+
+  function facts() {
+    const out = { game: s.game };
+    if (ctx.hand) { out.players = ctx.hand.players; out.dealer = ctx.hand.dealer; }
+    if (redeals.has(s.game)) return out;
+    if (s.game === 'farbsolo') out.suit = s.suit;
+    const party = (o, a) => {
+      const p = { announced: a };
+      if (o.doppelkopf) p.doppelkopf = o.doppelkopf;
+      if (o.fuchs) p.fuchs_gefangen = o.fuchs;
+      if (o.karlchen) p.karlchen = true;
+      return p;
+    };
+    out.re = { players: [...s.re], augen: s.augen ?? -1, ...party(s.re2, s.reAnn) };
+    out.kontra = party(s.ko2, s.koAnn);
+    if (s.herzstich) out.herzstich = true;
+    return out;
+  }
+  return { el, facts };
+}
+
+// perPlayer is a grid of one row per player with the given inputs.
+function perPlayer(legend, players, names, cols, rows, prefix) {
+  const box = h('fieldset', { 'data-field': prefix }, h('legend', {}, legend));
+  players.forEach((id, i) => {
+    const row = rows[i];
+    const line = h('div', { class: 'row', 'data-field': `${prefix}[${i}]` }, h('strong', { class: 'grow' }, names(id)));
+    for (const [key, label, kind] of cols) {
+      const attrs = { 'aria-label': `${label} ${names(id)}`, 'data-field': `${prefix}[${i}].${key}` };
+      if (kind === 'check') {
+        line.append(h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: !!row[key], ...attrs, onchange: (e) => { row[key] = e.target.checked; } }), ' ' + label));
+      } else {
+        line.append(h('span', {}, label + ' ', numberInput(row[key], (v) => { row[key] = v; }, { ...attrs, style: 'width:5.5rem' })));
+      }
+    }
+    box.append(line);
+  });
+  return box;
+}
+
+function dealerSelect(players, names, s) {
+  return field('Geber', select(playerOptions(players, names), s.dealer, (v) => { s.dealer = Number(v); }), { 'data-field': 'facts.dealer' });
+}
+
+function schwarzeDame(ctx) {
+  const f = ctx.initial || {};
+  const players = (f.players || []).map((p) => p.player).length ? f.players.map((p) => p.player) : ctx.seating.slice(0, 4);
+  const s = { dealer: f.dealer || ctx.next.next_dealer || ctx.next.dealer || players[0] };
+  const rows = players.map((id) => ({ ...(f.players || []).find((p) => p.player === id) }));
+  const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange },
+    dealerSelect(players, ctx.names, s),
+    perPlayer('Stiche und Strafpunkte', players, ctx.names, [['tricks', 'Stiche'], ['penalty', 'Strafpunkte']], rows, 'facts.players'));
+  return { el, facts: () => ({ dealer: s.dealer, players: players.map((id, i) => ({ player: id, tricks: rows[i].tricks ?? 0, penalty: rows[i].penalty ?? 0 })) }) };
+}
+
+function schwarzeSau(ctx) {
+  const f = ctx.initial || {};
+  const players = f.players ? f.players.map((p) => p.player) : ctx.seating.slice(0, 4);
+  const s = { dealer: f.dealer || ctx.next.next_dealer || players[players.length - 1] };
+  const rows = players.map((id) => ({ ...(f.players || []).find((p) => p.player === id) }));
+  const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange },
+    dealerSelect(players, ctx.names, s),
+    perPlayer('Augen und Stiche', players, ctx.names, [['card_points', 'Augen'], ['tricks', 'Stiche'], ['pik_dame', 'Pik-Dame', 'check']], rows, 'facts.players'));
+  return { el, facts: () => ({ dealer: s.dealer, players: players.map((id, i) => {
+    const p = { player: id, card_points: rows[i].card_points ?? 0, tricks: rows[i].tricks ?? 0 };
+    if (rows[i].pik_dame) p.pik_dame = true;
+    return p;
+  }) }) };
+}
+
+const suits = [['kreuz', 'Kreuz'], ['pik', 'Pik'], ['herz', 'Herz'], ['karo', 'Karo']];
+
+// klaberjass: with four players the Augen are counted per side (the
+// first and third, the second and fourth seat), with two or three per player.
+function klaberjass(ctx) {
+  const f = ctx.initial || {};
+  const players = f.players || ctx.seating.slice(0, Math.min(4, ctx.seating.length));
+  const s = { dealer: f.dealer || ctx.next.next_dealer || players[players.length - 1], trump_player: f.trump_player || players[0], trump_suit: f.trump_suit || 'herz', last_trick: f.last_trick || players[0] };
+  const counted = players.length === 4 ? players.slice(0, 2) : players;
+  const label = (id) => players.length === 4 ? `${ctx.names(id)}/${ctx.names(players[(players.indexOf(id) + 2) % 4])}` : ctx.names(id);
+  const rows = counted.map((id) => ({ points: (f.card_points || []).find((p) => p.player === id)?.points }));
+  const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange },
+    dealerSelect(players, ctx.names, s),
+    field('Spieler (wählt Trumpf)', select(playerOptions(players, ctx.names), s.trump_player, (v) => { s.trump_player = Number(v); }), { 'data-field': 'facts.trump_player' }),
+    field('Trumpf', select(suits, s.trump_suit, (v) => { s.trump_suit = v; }), { 'data-field': 'facts.trump_suit' }),
+    perPlayer('Augen', counted, label, [['points', 'Augen']], rows, 'facts.card_points'),
+    field('Letzter Stich', select(playerOptions(players, ctx.names), s.last_trick, (v) => { s.last_trick = Number(v); }), { 'data-field': 'facts.last_trick' }));
+  return { el, facts: () => ({ players, dealer: s.dealer, trump_player: s.trump_player, trump_suit: s.trump_suit, last_trick: s.last_trick,
+    card_points: counted.map((id, i) => ({ player: id, points: rows[i].points ?? 0 })) }) };
+}
+
+const contracts = [['sauerei', 'Sauspiel (Sauerei)'], ['mastschwein', 'Mastschwein'], ['keiler', 'Keiler'], ['eber', 'Eber'], ['wutz', 'Wutz'],
+  ['ferkelparade', 'Ferkelparade'], ['knorpel', 'Knorpel'], ['schwarte', 'Schwarte']];
+
+function saukopf(ctx) {
+  const f = ctx.initial || {};
+  const players = f.players || ctx.seating.slice(0, 4);
+  const s = { variant: f.variant || (players.length === 3 ? 'dreihaxer' : 'vierer'), dealer: f.dealer || ctx.next.next_dealer || players[players.length - 1],
+    spieler: f.spieler || players[0], contract: f.contract || 'sauerei', called_sau: f.called_sau || 'eichel', mitspieler: f.mitspieler || players[1],
+    augen: f.augen, tricks: f.tricks, bid: f.bid, holder: f.laufende?.holder || players[0], laufende: f.laufende?.count ?? 1 };
+  const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange });
+  const draw = () => {
+    el.replaceChildren(
+      dealerSelect(players, ctx.names, s),
+      field('Spiel', select(contracts, s.contract, (v) => { s.contract = v; draw(); }), { 'data-field': 'facts.contract' }),
+      field('Spieler', select(playerOptions(players, ctx.names), s.spieler, (v) => { s.spieler = Number(v); }), { 'data-field': 'facts.spieler' }),
+      s.contract === 'sauerei' && field('Gerufene Sau', select([['eichel', 'Eichel'], ['gras', 'Gras'], ['schellen', 'Schellen']], s.called_sau, (v) => { s.called_sau = v; }), { 'data-field': 'facts.called_sau' }),
+      s.contract === 'sauerei' && field('Mitspieler', select(playerOptions(players, ctx.names), s.mitspieler, (v) => { s.mitspieler = Number(v); }), { 'data-field': 'facts.mitspieler' }),
+      field('Reizwert', numberInput(s.bid, (v) => { s.bid = v; }), { 'data-field': 'facts.bid' }),
+      field('Augen der Spieler-Partei', numberInput(s.augen, (v) => { s.augen = v; }), { 'data-field': 'facts.augen' }),
+      field('Stiche der Spieler-Partei', numberInput(s.tricks, (v) => { s.tricks = v; }), { 'data-field': 'facts.tricks' }),
+      field('Höchster Trumpf bei', select(playerOptions(players, ctx.names), s.holder, (v) => { s.holder = Number(v); }), { 'data-field': 'facts.laufende.holder' }),
+      field('Laufende', numberInput(s.laufende, (v) => { s.laufende = v; }, { min: 1 }), { 'data-field': 'facts.laufende.count' }));
+  };
+  draw();
+  return { el, facts: () => {
+    const out = { variant: s.variant, players, dealer: s.dealer, spieler: s.spieler, contract: s.contract, augen: s.augen ?? 0, tricks: s.tricks ?? 0,
+      laufende: { holder: s.holder, count: s.laufende ?? 0 } };
+    if (s.bid !== undefined) out.bid = s.bid;
+    if (s.contract === 'sauerei') { out.called_sau = s.called_sau; out.mitspieler = s.mitspieler; }
+    return out;
+  } };
+}

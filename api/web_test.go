@@ -1,0 +1,620 @@
+package api_test
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stichbuch/stichbuch/api"
+)
+
+// webPhone is the app in a headless phone, logged in with the club's admin
+// key, over a real HTTP server on the test's database.
+type webPhone struct {
+	*page
+	url  string
+	shot string // a screenshot to take of the next record screen, previewed
+}
+
+func startWeb(t *testing.T) (*env, *browser, *httptest.Server) {
+	t.Helper()
+	if chromiumPath() == "" {
+		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
+	}
+	e := newEnv(t)
+	srv := httptest.NewServer(e.server)
+	t.Cleanup(srv.Close)
+	// Cleanups run last first: the browser ends its event streams before
+	// the server closes.
+	return e, startBrowser(t), srv
+}
+
+// login opens the app on a new phone and pastes the key.
+func login(b *browser, url, key string) *webPhone { return loginOn(b.newPage(), url, key) }
+
+func loginOn(p *page, url, key string) *webPhone {
+	p.open(url + "/")
+	p.typeInto("the key field", `document.querySelector('input[type=password]')`, key)
+	p.tapText("", "Anmelden")
+	p.waitFor("the tables", `document.querySelector('h1')?.textContent === 'Tische'`)
+	return &webPhone{page: p, url: url}
+}
+
+// hands counts the stored hands of the list on screen.
+func (p *webPhone) hands() int {
+	var n int
+	p.eval(`document.querySelectorAll('#sheet tbody tr').length`, &n)
+	return n
+}
+
+// doko records one Doppelkopf hand by tapping: the game (its button's
+// text, "" for Normalspiel), Re by the positions of the active players'
+// buttons, the Augen on the pad; more taps what else the hand needs.
+func (p *webPhone) doko(game string, re []int, augen string, more func()) {
+	p.t.Helper()
+	p.waitFor("the list", `document.querySelector('#sheet')`)
+	before := p.hands()
+	p.tap("Neues Spiel", `document.querySelector('#new-hand')`)
+	p.waitFor("the record screen", `document.querySelector('#save')`)
+	if game != "" {
+		p.tapText(`fieldset[data-field="facts.game"]`, game)
+	}
+	for _, i := range re {
+		p.tap("a Re name", fmt.Sprintf(`document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[%d]`, i))
+	}
+	for _, d := range augen {
+		p.tap("digit "+string(d), fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+	}
+	if more != nil {
+		more()
+	}
+	p.waitFor("the preview", `!navigator.onLine || document.querySelector('#preview').innerText.includes('+') && !document.querySelector('.has-problem')`)
+	if p.shot != "" {
+		p.screenshot(p.shot)
+		p.shot = ""
+	}
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("the hand in the list", fmt.Sprintf(`document.querySelectorAll('#sheet tbody tr').length === %d`, before+1))
+}
+
+// totals are the running totals under the list, by player id.
+func (p *webPhone) totals() map[string]string {
+	var out map[string]string
+	p.eval(`Object.fromEntries([...document.querySelectorAll('#sheet tfoot td[data-total]')].map((td) => [td.dataset.total, td.dataset.points]))`, &out)
+	return out
+}
+
+// TestWebDoppelkopfEvening plays a whole evening of five by tapping: the
+// admin creates the table, seats four members and a guest, records eight
+// hands with a Herzstich's Bock round and a Damensolo, takes the last one
+// back, corrects the first, closes the evening and marks a payment. What
+// the screen shows equals the API's standings and settlement.
+func TestWebDoppelkopfEvening(t *testing.T) {
+	e, b, srv := startWeb(t)
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})
+	}
+	p := login(b, srv.URL, e.admin)
+
+	p.typeInto("the table's name", `document.querySelectorAll('form input')[0]`, "Montagsrunde")
+	p.tapText("", "Tisch anlegen")
+	p.waitFor("the seating", `document.querySelector('#open-evening')`)
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		p.tapText(`[aria-label="Spieler"]`, n)
+	}
+	p.typeInto("the guest", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Neuer Spieler')).nextElementSibling`, "Emil")
+	p.tapText("", "Hinzufügen")
+	p.waitFor("the guest seated fifth", `document.querySelector('#seating').innerText.split('\n').join(',') === 'Anna,Bert,Clara,Dora,Emil'`)
+	p.screenshot("app-evening-start.png")
+	p.tap("Abend eröffnen", `document.querySelector('#open-evening')`)
+	p.waitFor("the next hand", `document.querySelector('#next')`)
+	if got := p.text("#next"); got != "Anna gibt und setzt aus" {
+		t.Errorf("before the first hand the app says %q, want %q", got, "Anna gibt und setzt aus")
+	}
+
+	p.doko("", []int{0, 1}, "150", nil)
+	p.doko("", []int{0, 2}, "130", func() {
+		p.tap("Herzstich", `[...document.querySelectorAll('[data-field="facts.herzstich"] input')][0]`)
+	})
+	if got := p.text("#next"); !strings.Contains(got, "noch 5 Bockspiele") {
+		t.Errorf("after a Herzstich the app says %q, want the 5 Bock games of the round", got)
+	}
+	p.doko("", []int{1, 2}, "100", nil)
+	p.shot = "app-record.png"
+	p.doko("Damensolo", []int{3}, "180", nil)
+	p.doko("", []int{0, 3}, "121", nil)
+	p.doko("", []int{1, 3}, "200", nil)
+	p.doko("", []int{2, 3}, "90", nil)
+	p.doko("", []int{0, 1}, "160", nil)
+	var bock []int
+	p.eval(`[...document.querySelectorAll('#sheet tr.bock')].map((tr) => Number(tr.dataset.hand))`, &bock)
+	// A solo uses no Bock game: the round of five is hands 3, 5, 6, 7, 8.
+	if fmt.Sprint(bock) != "[3 5 6 7 8]" {
+		t.Errorf("hands marked Bock: %v, want [3 5 6 7 8]", bock)
+	}
+
+	// Take hand 8 back, correct hand 1 (Re had 100, not 150).
+	p.tap("zurücknehmen", `document.querySelector('#sheet button.undo')`)
+	p.waitFor("hand 8 void", `document.querySelector('#sheet tr[data-hand="8"]')?.classList.contains('void')`)
+	p.tap("korrigieren 1", `document.querySelector('a[aria-label="Spiel 1 korrigieren"]')`)
+	p.waitFor("the correction screen", `document.querySelector('h1')?.textContent.startsWith('Spiel 1 korrigieren') && document.querySelector('#augen').textContent.includes('150')`)
+	p.tap("Augen löschen", `document.querySelector('button[aria-label="Augen löschen"]')`)
+	for _, d := range "100" {
+		p.tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+	}
+	p.typeInto("the reason", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Grund')).nextElementSibling`, "Re hatte 100")
+	p.waitFor("the preview", `document.querySelector('#preview').innerText.includes('Kontra')`)
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("hand 1 corrected", `document.querySelector('#sheet tr[data-hand="1"]')?.innerText.includes('Kontra')`)
+	p.screenshot("app-list.png")
+
+	table := e.must(200, "GET", "/v1/tables", e.admin, nil)["tables"].([]any)[0].(map[string]any)
+	session := int64(table["open_session_id"].(float64))
+	h1 := e.must(200, "GET", fmt.Sprintf("/v1/tables/%v/hands/1", table["id"]), e.admin, nil)
+	if h1["revision"].(float64) < 2 || h1["facts"].(map[string]any)["re"].(map[string]any)["augen"].(float64) != 100 {
+		t.Errorf("hand 1 after the correction: %v", h1)
+	}
+	standings := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/standings", session), e.admin, nil)["standings"].([]any)
+	onScreen := p.totals()
+	if len(onScreen) != 5 || len(standings) != 5 {
+		t.Fatalf("totals on screen %v, standings %v", onScreen, standings)
+	}
+	for _, s := range standings {
+		s := s.(map[string]any)
+		id := strconv.Itoa(int(s["player"].(float64)))
+		if onScreen[id] != s["points"] {
+			t.Errorf("%s: %q on screen, the API's standings say %q", s["name"], onScreen[id], s["points"])
+		}
+	}
+
+	// Close, settle, mark one payment.
+	p.tapText("", "Abend beenden")
+	p.waitFor("the settlement", `document.querySelector('#settlement') && document.querySelector('#transfers')`)
+	p.screenshot("app-settlement.png")
+	settlement := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)
+	var cents map[string]string
+	p.eval(`Object.fromEntries([...document.querySelectorAll('#settlement tr[data-player]')].map((tr) => [tr.dataset.player, tr.querySelector('[data-cents]').dataset.cents]))`, &cents)
+	for _, pl := range settlement["players"].([]any) {
+		pl := pl.(map[string]any)
+		id := strconv.Itoa(int(pl["player"].(float64)))
+		if cents[id] != fmt.Sprint(pl["net_cents"]) {
+			t.Errorf("%s: %s cents on screen, the settlement says %v", pl["name"], cents[id], pl["net_cents"])
+		}
+	}
+	p.tapText("#transfers", "bezahlt")
+	p.waitFor("the payment marked", `document.querySelector('#transfers .tag')`)
+	paid := 0
+	for _, tr := range e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)["transfers"].([]any) {
+		if tr.(map[string]any)["paid"] == true {
+			paid++
+		}
+	}
+	if paid != 1 {
+		t.Errorf("%d transfers paid, want the 1 tapped", paid)
+	}
+	// The members' screen: the evening's five on the leaderboard, a
+	// player's statistics.
+	p.eval(`location.hash = '#/mitglieder'`, nil)
+	p.waitFor("the leaderboard", `document.querySelectorAll('#leaderboard tbody tr').length === 5`)
+	p.tap("Emil", `[...document.querySelectorAll('#leaderboard a')].find((a) => a.textContent === 'Emil')`)
+	p.waitFor("Emil's statistics", `document.querySelector('h1')?.textContent === 'Emil' && document.querySelector('#player-stats tr')`)
+	var emil struct {
+		ID    string
+		Hands string
+	}
+	p.eval(`({id: location.hash.split('/').pop(), hands: [...document.querySelectorAll('#player-stats tr')].find((tr) => tr.querySelector('th').textContent === 'Spiele').querySelector('td').textContent})`, &emil)
+	if stats := e.must(200, "GET", "/v1/stats/players/"+emil.ID, e.admin, nil); fmt.Sprint(stats["hands"]) != emil.Hands {
+		t.Errorf("Emil's hands: %s on screen, %v in the statistics", emil.Hands, stats["hands"])
+	}
+	if errs := p.consoleErrors(); errs != "" {
+		t.Errorf("uncaught exceptions in the app:\n%s", errs)
+	}
+}
+
+// dokoEvening is a Doppelkopf table with four players seated.
+func dokoEvening(e *env) (table, session int64) {
+	var seating []int64
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		seating = append(seating, int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64)))
+	}
+	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Freitag", "game": "doppelkopf", "stake_cents_per_point": "5"})
+	table = int64(tbl["id"].(float64))
+	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"seating": seating})
+	return table, int64(s["id"].(float64))
+}
+
+// TestWebOfflineHands records three hands on a phone without a
+// connection (and a fourth the rules refuse): they wait in the outbox,
+// shown as pending; back online they are sent in one batch and stored
+// exactly once in order, a second phone shows them live without a reload,
+// and the refused hand stays on screen with its problem.
+func TestWebOfflineHands(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, _ := dokoEvening(e)
+	a := login(b, srv.URL, e.admin)
+	other := login(b, srv.URL, e.admin)
+	for _, p := range []*webPhone{a, other} {
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+		p.waitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
+	}
+
+	a.offline(true)
+	a.waitFor("the phone offline", `!navigator.onLine && document.querySelector('#net').textContent === 'offline'`)
+	a.doko("", []int{0, 1}, "150", nil)
+	a.doko("", []int{0, 2}, "100", nil)
+	a.doko("", []int{1, 2}, "200", nil)
+	a.doko("", []int{0, 3}, "5", nil) // 5 Augen: no 40-card deck allows it
+	var pending int
+	a.eval(`document.querySelectorAll('#sheet tr.pending').length`, &pending)
+	if pending != 4 || e.count("hands") != 0 || other.hands() != 0 {
+		t.Fatalf("offline: %d hands pending on screen, %d stored, %d on the other phone; want 4, 0, 0", pending, e.count("hands"), other.hands())
+	}
+
+	a.offline(false)
+	a.waitFor("three hands stored, the fourth refused", `document.querySelectorAll('#sheet tr[data-hand]').length === 3 && document.querySelectorAll('#sheet tr.refused').length === 1 && !document.querySelector('#sheet tr.pending')`)
+	other.waitFor("the three hands live on the other phone", `document.querySelectorAll('#sheet tr[data-hand]').length === 3`)
+	if got := a.text("#sheet tr.refused"); !strings.Contains(got, "abgelehnt") || !strings.Contains(got, "augen") && !strings.Contains(got, "Augen") {
+		t.Errorf("the refused hand shows %q, want its problem", got)
+	}
+	// Offline and online again: the outbox sends nothing twice.
+	a.offline(true)
+	a.waitFor("offline", `!navigator.onLine`)
+	a.offline(false)
+	a.waitFor("online", `navigator.onLine`)
+	a.eval(`new Promise((r) => setTimeout(r, 300))`, nil)
+	if n := e.count("hands"); n != 3 {
+		t.Errorf("%d hands stored, want each of the 3 exactly once", n)
+	}
+	hands := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, nil)["hands"].([]any)
+	for i, augen := range []float64{150, 100, 200} {
+		h := hands[i].(map[string]any)
+		if h["number"].(float64) != float64(i+1) || h["facts"].(map[string]any)["re"].(map[string]any)["augen"] != augen {
+			t.Errorf("hand %d: number %v with %v Augen, want %d with %v", i+1, h["number"], h["facts"].(map[string]any)["re"].(map[string]any)["augen"], i+1, augen)
+		}
+	}
+}
+
+// TestWebRefusedHand: a hand the rules refuse shows the problem next to
+// the input it names and stores nothing; fixed, it is stored.
+//
+// The table has an earlier evening: the list shows this one's hands only.
+func TestWebRefusedHand(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, old := dokoEvening(e)
+	for n := 1; n <= 2; n++ {
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, map[string]any{"session_id": old, "number": n,
+			"facts": map[string]any{"game": "normal", "re": map[string]any{"players": []int{1, 2}, "augen": 130}}})
+	}
+	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", old), e.admin, nil)
+	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"seating": []int{1, 2, 3, 4}})
+	p := login(b, srv.URL, e.admin)
+	p.eval(fmt.Sprintf(`location.hash = '#/t/%d/neu'`, table), nil)
+	p.waitFor("the record screen", `document.querySelector('#save')`)
+	p.tap("Anna", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[0]`)
+	p.tap("Bert", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[1]`)
+	p.tap("5", `document.querySelector('button[aria-label="Ziffer 5"]')`)
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("the problem next to the Augen", `document.querySelector('fieldset.has-problem[data-field="facts.re.augen"] .problem')`)
+	var marked int
+	p.eval(`document.querySelectorAll('.has-problem').length`, &marked)
+	if marked != 1 || e.count("hands") != 2 {
+		t.Fatalf("%d inputs marked, %d hands stored; want 1 and the earlier evening's 2", marked, e.count("hands"))
+	}
+	p.tap("C", `document.querySelector('button[aria-label="Augen löschen"]')`)
+	for _, d := range "150" {
+		p.tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+	}
+	p.waitFor("the problem gone", `!document.querySelector('.has-problem') && document.querySelector('#preview').innerText.includes('+')`)
+	p.tap("Speichern", `document.querySelector('#save')`)
+	p.waitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#sheet tr[data-hand="3"]')`)
+	if n := e.count("hands"); n != 3 {
+		t.Errorf("%d hands stored, want the 2 of the earlier evening and 1", n)
+	}
+}
+
+// fill types into the input a label (or aria-label) names.
+func (p *webPhone) fill(label, text string) {
+	p.t.Helper()
+	p.typeInto(label, fmt.Sprintf(`document.querySelector('input[aria-label=%q]') || [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label, label), text)
+}
+
+// choose picks an option of the select a label names (a phone's native
+// picker is no part of the page, so the choice is set as the picker would).
+func (p *webPhone) choose(label, optionText string) {
+	p.t.Helper()
+	expr := fmt.Sprintf(`[...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label)
+	p.waitFor(label, expr)
+	var ok bool
+	p.eval(fmt.Sprintf(`(() => { const s = %s; const o = [...s.options].find((o) => o.text === %q); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, expr, optionText), &ok)
+	if !ok {
+		t := p.t
+		t.Fatalf("%s has no option %q", label, optionText)
+	}
+}
+
+// TestWebOtherGames records one hand of each other game through its
+// screen; the list shows the points the API stored.
+func TestWebOtherGames(t *testing.T) {
+	e, b, srv := startWeb(t)
+	var seating []int64
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		seating = append(seating, int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64)))
+	}
+	p := login(b, srv.URL, e.admin)
+	games := []struct {
+		game string
+		fill func()
+	}{
+		{"schwarze_dame", func() {
+			for i, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+				p.fill("Stiche "+n, []string{"4", "3", "5", "1"}[i])
+				p.fill("Strafpunkte "+n, []string{"20", "40", "50", "20"}[i])
+			}
+		}},
+		{"schwarze_sau", func() {
+			for i, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+				p.fill("Augen "+n, []string{"52", "40", "28", "0"}[i])
+				p.fill("Stiche "+n, []string{"4", "3", "3", "0"}[i])
+			}
+			p.tap("Pik-Dame Anna", `document.querySelector('input[aria-label="Pik-Dame Anna"]')`)
+		}},
+		{"klaberjass", func() {
+			p.fill("Augen Anna/Clara", "92")
+			p.fill("Augen Bert/Dora", "60")
+			p.choose("Letzter Stich", "Clara")
+		}},
+		{"saukopf", func() {
+			p.choose("Mitspieler", "Clara")
+			p.fill("Reizwert", "70")
+			p.fill("Augen der Spieler-Partei", "85")
+			p.fill("Stiche der Spieler-Partei", "5")
+			p.choose("Höchster Trumpf bei", "Bert")
+		}},
+	}
+	for _, g := range games {
+		tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Tisch " + g.game, "game": g.game, "stake_cents_per_point": "1"})
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"seating": seating})
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, tbl["id"]), nil)
+		p.waitFor(g.game+"'s record screen", `document.querySelector('#save')`)
+		g.fill()
+		p.waitFor(g.game+"'s preview", `document.querySelector('#preview strong')?.textContent && !document.querySelector('.has-problem')`)
+		p.tap("Speichern", `document.querySelector('#save')`)
+		p.waitFor(g.game+"'s hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+		hand := e.must(200, "GET", fmt.Sprintf("/v1/tables/%v/hands/1", tbl["id"]), e.admin, nil)
+		onScreen := p.totals()
+		for _, pt := range hand["result"].(map[string]any)["points"].([]any) {
+			pt := pt.(map[string]any)
+			id := strconv.Itoa(int(pt["player"].(float64)))
+			if onScreen[id] != pt["points"] {
+				t.Errorf("%s: player %s has %q on screen, %q stored", g.game, id, onScreen[id], pt["points"])
+			}
+		}
+		if g.game == "schwarze_dame" && onScreen[strconv.Itoa(int(seating[0]))] != "20" {
+			t.Errorf("schwarze_dame: Anna has %q, want 20 (4 tricks, 20 penalty points)", onScreen[strconv.Itoa(int(seating[0]))])
+		}
+	}
+}
+
+// TestWebLiveLatency records 20 hands on one phone and measures, on the
+// same clock, the time from the tap on "Speichern" to the hand's row on a
+// second phone that follows the table live; the median must stay under a
+// second on loopback (it is logged).
+//
+// The second phone then sleeps: its stream is cut and it stays offline
+// while a hand is recorded; awake, it resumes with Last-Event-ID and shows
+// the hand it missed.
+func TestWebLiveLatency(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, _ := dokoEvening(e)
+	a := login(b, srv.URL, e.admin)
+	other := login(b, srv.URL, e.admin)
+	for _, p := range []*webPhone{a, other} {
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+		p.waitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
+	}
+	other.eval(`window.arrived = {}; new MutationObserver(() => {
+		const n = document.querySelectorAll('#sheet tr[data-hand]').length;
+		if (!(n in window.arrived)) window.arrived[n] = Date.now();
+	}).observe(document.querySelector('main'), {childList: true, subtree: true})`, nil)
+	const hands = 20
+	var ms []float64
+	for n := 1; n <= hands; n++ {
+		a.doko("", []int{0, 1 + n%3}, strconv.Itoa(100+n), func() {
+			a.eval(`document.querySelector('#save').addEventListener('click', () => { window.tappedAt = Date.now(); }, {capture: true, once: true})`, nil)
+		})
+		other.waitFor(fmt.Sprintf("hand %d on the second phone", n), fmt.Sprintf(`window.arrived[%d]`, n))
+		var tapped, arrived float64
+		a.eval(`window.tappedAt`, &tapped)
+		other.eval(fmt.Sprintf(`window.arrived[%d]`, n), &arrived)
+		ms = append(ms, arrived-tapped)
+	}
+	slices.Sort(ms)
+	median := (ms[hands/2-1] + ms[hands/2]) / 2
+	t.Logf("tap on Speichern to the row on the second phone, %d hands: median %.0f ms, min %.0f, max %.0f", hands, median, ms[0], ms[hands-1])
+	if median <= 0 || median > 1000 {
+		t.Errorf("median %.0f ms from the tap to the second phone, want under 1000", median)
+	}
+
+	other.offline(true)
+	srv.CloseClientConnections()
+	other.waitFor("the stream lost", `document.querySelector('[data-live="off"]')`)
+	a.doko("", []int{0, 1}, "130", nil)
+	other.offline(false)
+	other.waitFor("the hand missed while asleep", fmt.Sprintf(`document.querySelectorAll('#sheet tr[data-hand]').length === %d`, hands+1))
+}
+
+// TestWebJoin: the admin's phone shows "Handy einladen" with the QR code
+// and link of a join code; a phone without a key opens the link, the app
+// drops ?join= from the address at once, redeems the code, keeps the key
+// and shows the table. Until the service has join codes it skips.
+func TestWebJoin(t *testing.T) {
+	e, b, srv := startWeb(t)
+	if !slices.Contains(e.server.Routes(), "POST /v1/joins/{code}") {
+		t.Skip("the service has no join codes yet (POST /v1/joins/{code}); the app's side is ready")
+	}
+	table, _ := dokoEvening(e)
+	admin := login(b, srv.URL, e.admin)
+	admin.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	admin.tap("Handy einladen", `document.querySelector('#invite')`)
+	admin.waitFor("the QR code and link", `document.querySelector('.qr svg') && document.querySelector('#join-link')`)
+	var link string
+	admin.eval(`document.querySelector('#join-link').href`, &link)
+	if !strings.Contains(link, "/?join=") {
+		t.Fatalf("the invitation links to %q", link)
+	}
+	guest := &webPhone{page: b.newPage(), url: srv.URL}
+	guest.open(link)
+	guest.waitFor("the table", `document.querySelector('#sheet')`)
+	var state struct {
+		Search, Key string
+	}
+	guest.eval(`({search: location.search, key: localStorage.getItem('stichbuch.key') || ''})`, &state)
+	if state.Search != "" || state.Key == "" {
+		t.Errorf("after joining: location.search %q, key kept %v; want no ?join and a key", state.Search, state.Key != "")
+	}
+}
+
+// TestWebFirstClub: on a fresh service the app creates the club from the
+// setup link serve prints, drops ?setup= from the address, shows the admin
+// key once and goes on as the club's admin.
+func TestWebFirstClub(t *testing.T) {
+	if chromiumPath() == "" {
+		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
+	}
+	e := newEnv(t)
+	fresh, err := api.New(e.store, slog.New(slog.DiscardHandler), api.Config{SetupToken: "0123abcd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(fresh)
+	t.Cleanup(srv.Close)
+	p := &webPhone{page: startBrowser(t).newPage(), url: srv.URL}
+	p.open(srv.URL + "/?setup=0123abcd")
+	p.fill("Name des Clubs", "Skatclub Eichel")
+	p.tapText("", "Club anlegen")
+	p.waitFor("the admin key", `document.querySelector('#admin-key')?.textContent.startsWith('sb_')`)
+	var search string
+	p.eval(`location.search`, &search)
+	if search != "" {
+		t.Errorf("the address still says %q", search)
+	}
+	p.tapText("", "Weiter zu den Tischen")
+	p.waitFor("the admin's tables", `document.querySelector('h1')?.textContent === 'Tische' && [...document.querySelectorAll('button')].some((b) => b.textContent === 'Tisch anlegen')`)
+	if n := e.count("clubs"); n != 2 {
+		t.Errorf("%d clubs, want the test's and the new one", n)
+	}
+}
+
+// TestWebNarrowLargeText: at 360 px with text at 150 %, the table screen
+// and the record screen fit the width (only the list scrolls, inside its
+// frame), and every control keeps a visible label or name.
+func TestWebNarrowLargeText(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, _ := dokoEvening(e)
+	p := login(b, srv.URL, e.admin)
+	p.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
+	p.eval(`document.documentElement.style.fontSize = '150%'`, nil)
+	for _, screen := range []string{"", "/neu"} {
+		p.eval(fmt.Sprintf(`location.hash = '#/t/%d%s'`, table, screen), nil)
+		p.waitFor("the screen", `document.querySelector('#sheet') || document.querySelector('#save')`)
+		var fit struct {
+			Width, Page float64
+			Unnamed     []string
+		}
+		p.eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
+			unnamed: [...document.querySelectorAll('button, input, select, a')].filter((el) =>
+				!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.textContent.trim()).map((el) => el.outerHTML.slice(0, 80))})`, &fit)
+		// A phone's browser widens its layout viewport (and innerWidth)
+		// to what overflows, so both are held to the screen's 360 px.
+		if fit.Page > 360 || fit.Width > 360 {
+			t.Errorf("#/t/%d%s is %.0f px wide (viewport %.0f) on a 360 px screen", table, screen, fit.Page, fit.Width)
+		}
+		if len(fit.Unnamed) > 0 {
+			t.Errorf("#/t/%d%s: controls without a name: %v", table, screen, fit.Unnamed)
+		}
+	}
+}
+
+// TestWebOfflineShell: once the app has run, it opens without the server:
+// the service worker serves the shell from its cache and the app shows
+// the table's list as it last saw it.
+func TestWebOfflineShell(t *testing.T) {
+	e, b, srv := startWeb(t)
+	table, session := dokoEvening(e)
+	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, map[string]any{"session_id": session, "number": 1,
+		"facts": map[string]any{"game": "normal", "re": map[string]any{"players": []int{1, 2}, "augen": 130}}})
+	p := login(b, srv.URL, e.admin)
+	p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	p.waitFor("the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+	p.eval(`navigator.serviceWorker.ready.then(() => true)`, nil)
+	p.waitFor("the shell cached and the page controlled", `navigator.serviceWorker.controller`)
+	var cached int
+	p.eval(`caches.open('der-tisch-v1').then((c) => c.keys()).then((k) => k.length)`, &cached)
+	if cached < 8 {
+		t.Fatalf("the service worker cached %d files of the shell", cached)
+	}
+
+	// The server goes away: no new connection is accepted.
+	srv.Listener.Close()
+	srv.CloseClientConnections()
+	p.reload()
+	p.waitFor("the list without the server", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#next').textContent.includes('gibt')`)
+}
+
+// TestWebJoinFlow checks the app's side of joining against the shape of
+// the join codes the service is getting (POST /v1/tables/{id}/joins, POST
+// /v1/joins/{code}), served here by a stand-in in front of the API that
+// hands out a real scorer key; TestWebJoin runs the same against the
+// service once it has them.
+func TestWebJoinFlow(t *testing.T) {
+	if chromiumPath() == "" {
+		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
+	}
+	e := newEnv(t)
+	table, _ := dokoEvening(e)
+	var redeemed atomic.Int32
+	stand := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "POST" && r.URL.Path == fmt.Sprintf("/v1/tables/%d/joins", table):
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(201)
+			fmt.Fprintf(w, `{"code":"K7Q2","role":"scorer","table_id":%d,"expires_at":"2030-01-01T00:00:00Z","link":"/?join=K7Q2","qr_svg":"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 4 4'><rect width='2' height='2'/></svg>"}`, table)
+		case r.Method == "POST" && r.URL.Path == "/v1/joins/K7Q2" && r.Header.Get("Authorization") == "" && redeemed.Add(1) == 1:
+			key := e.must(201, "POST", "/v1/keys", e.admin, map[string]any{"role": "scorer", "label": "Handy"})
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(201)
+			fmt.Fprintf(w, `{"key_id":%v,"key":%q,"role":"scorer","table_id":%d,"club_id":1}`, key["id"], key["secret"], table)
+		default:
+			e.server.ServeHTTP(w, r)
+		}
+	})
+	srv := httptest.NewServer(stand)
+	t.Cleanup(srv.Close)
+	b := startBrowser(t)
+	admin := login(b, srv.URL, e.admin)
+	admin.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	admin.tap("Handy einladen", `document.querySelector('#invite')`)
+	admin.waitFor("the QR code and link", `document.querySelector('.qr svg') && document.querySelector('#join-link')`)
+	var link string
+	admin.eval(`document.querySelector('#join-link').href`, &link)
+	if link != srv.URL+"/?join=K7Q2" {
+		t.Fatalf("the invitation links to %q", link)
+	}
+	guest := b.newPage()
+	guest.open(link)
+	guest.waitFor("the table on the invited phone", `document.querySelector('#sheet') && location.hash === '#/t/`+strconv.FormatInt(table, 10)+`'`)
+	var search string
+	guest.eval(`location.search`, &search)
+	if search != "" || redeemed.Load() != 1 {
+		t.Errorf("after joining: location.search %q, code redeemed %d times; want none and once", search, redeemed.Load())
+	}
+	// The kept key records: the guest phone is a scorer.
+	guest.tap("Neues Spiel", `document.querySelector('#new-hand')`)
+	guest.waitFor("the record screen", `document.querySelector('#save')`)
+}
