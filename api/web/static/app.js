@@ -35,8 +35,20 @@ async function cached(path) {
   }
 }
 
+// cachedAll reads every page of a list (its items under field), following
+// next_after, each page cached as cached does.
+async function cachedAll(path, field) {
+  const items = [];
+  for (let after = 0; ;) {
+    const page = await cached(`${path}?limit=500${after ? `&after=${after}` : ''}`);
+    items.push(...page[field]);
+    if (!page.next_after) return { [field]: items };
+    after = page.next_after;
+  }
+}
+
 async function loadPlayers() {
-  const data = await cached('/v1/players');
+  const data = await cachedAll('/v1/players', 'players');
   players = new Map(data.players.map((p) => [p.id, p.name]));
   return data.players;
 }
@@ -193,7 +205,7 @@ async function route() {
 // ---------- tables ----------
 
 async function tablesScreen() {
-  const { tables } = await cached('/v1/tables');
+  const { tables } = await cachedAll('/v1/tables', 'tables');
   const list = h('ul', { class: 'list' }, tables.map((t) => h('li', {}, h('a', { href: `#/t/${t.id}` },
     h('strong', {}, t.name), ' · ', gameNames[t.game] || t.game, t.open_session_id ? ' · Abend läuft' : ''))));
   show(h('h1', {}, 'Tische'), tables.length ? list : h('p', { class: 'muted' }, 'Noch kein Tisch.'),
@@ -305,7 +317,7 @@ async function pastEvenings(table) {
   const { sessions } = await cached(`/v1/tables/${table.id}/sessions?limit=10`);
   if (!sessions?.length) return null;
   return h('section', {}, h('h2', {}, 'Frühere Abende'), h('ul', { class: 'list' },
-    sessions.map((s) => h('li', {}, h('a', { href: `#/s/${s.id}` }, date(s.date), ' · ', s.seating.map(name).join(', '))))));
+    sessions.map((s) => h('li', {}, h('a', { href: `#/s/${s.id}` }, date(s.date), ' · ', s.player_ids.map(name).join(', '))))));
 }
 
 async function openEvening(table) {
@@ -344,7 +356,7 @@ async function openEvening(table) {
     field('Datum', date), err,
     h('p', {}, h('button', { class: 'primary', type: 'button', id: 'open-evening', onclick: async () => {
       try {
-        await post(`/v1/tables/${table.id}/sessions`, { seating, date: date.value || undefined });
+        await post(`/v1/tables/${table.id}/sessions`, { player_ids: seating, date: date.value || undefined });
         route();
       } catch (x) { err.textContent = problemText(x); }
     } }, 'Abend eröffnen')));
@@ -371,7 +383,7 @@ function invite(table) {
 // points of the hand and running total; Bock hands marked, pending hands
 // of the outbox after them.
 function sheet(d) {
-  const seat = d.session.seating;
+  const seat = d.session.player_ids;
   const totals = new Map(seat.map((p) => [p, '0']));
   const rows = [];
   const last = [...d.hands].reverse().find((x) => !x.void);
@@ -381,7 +393,7 @@ function sheet(d) {
     const bock = (hand.result.lines || []).some((l) => l.label === 'Bock');
     const cls = [bock && 'bock', hand.void && 'void'].filter(Boolean).join(' ');
     rows.push(h('tr', { class: cls, 'data-hand': hand.number },
-      h('td', {}, hand.number, h('small', {}, hand.dealer ? name(hand.dealer) : '')),
+      h('td', {}, hand.number, h('small', {}, hand.dealer_id ? name(hand.dealer_id) : '')),
       h('td', {}, hand.void ? 'zurückgenommen' : hand.result.title || '',
         h('small', {}, h('a', { href: `#/t/${d.table.id}/k/${hand.number}`, 'aria-label': `Spiel ${hand.number} korrigieren` }, 'korrigieren'),
           last && hand.number === last.number ? [' · ', h('button', { type: 'button', class: 'undo', 'aria-label': `Spiel ${hand.number} zurücknehmen`, onclick: () => undo(d, hand) }, 'zurücknehmen')] : null)),
@@ -435,7 +447,7 @@ async function recordScreen(tableID, correcting) {
   const general = h('p', { class: 'problem', role: 'alert', id: 'problem' });
   const reason = h('input', { maxlength: 500, value: '' });
   let timer = null, seq = 0;
-  const ctx = { seating: d.session.seating, names: name, next: hand ? {} : (d.table.next_hand || {}), initial: hand?.facts, hand,
+  const ctx = { seating: d.session.player_ids, names: name, next: hand ? {} : (d.table.next_hand || {}), initial: hand?.facts, hand,
     onChange: () => { clearTimeout(timer); timer = setTimeout(runPreview, 120); } };
   const f = form(d.table.game, ctx);
   const root = h('form', { onsubmit: (e) => { e.preventDefault(); save(); } },
@@ -450,7 +462,7 @@ async function recordScreen(tableID, correcting) {
   async function runPreview() {
     const mine = ++seq;
     try {
-      const res = await post(`/v1/games/${d.table.game}/score`, { players: d.session.seating, preset: d.table.preset, options: d.table.options,
+      const res = await post(`/v1/games/${d.table.game}/score`, { player_ids: d.session.player_ids, preset: d.table.preset, options: d.table.options,
         date: d.session.date, state: hand ? undefined : d.table.state, facts: f.facts() });
       if (mine !== seq) return;
       showProblem(root, null, general);
@@ -544,14 +556,14 @@ async function settlementScreen(sessionID) {
   const s = await get(`/v1/sessions/${sessionID}/settlement`);
   const nameOf = (id) => (id == null ? 'Kasse' : name(id));
   const transfers = s.transfers.map((t) => h('li', { 'data-transfer': t.id },
-    `${nameOf(t.from)} zahlt ${nameOf(t.to)} ${euro(t.cents)} `,
-    t.paid ? h('span', { class: 'tag' }, 'bezahlt') : t.id && t.current !== false ? h('button', { type: 'button', 'aria-label': `${nameOf(t.from)} an ${nameOf(t.to)}: bezahlt`, onclick: async () => {
+    `${nameOf(t.from_player_id)} zahlt ${nameOf(t.to_player_id)} ${euro(t.cents)} `,
+    t.paid ? h('span', { class: 'tag' }, 'bezahlt') : t.id && t.current !== false ? h('button', { type: 'button', 'aria-label': `${nameOf(t.from_player_id)} an ${nameOf(t.to_player_id)}: bezahlt`, onclick: async () => {
       try { await post(`/v1/transfers/${t.id}/paid`); } catch (x) { alert(problemText(x)); }
       route();
     } }, 'bezahlt') : null));
   show(h('h1', {}, `Abrechnung ${date(s.date)}`, s.final ? '' : h('span', { class: 'muted' }, ' (vorläufig)')),
     h('table', { class: 'plain', id: 'settlement' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Spieler'), h('th', { scope: 'col' }, 'Punkte'), h('th', { scope: 'col' }, 'Betrag'))),
-      h('tbody', {}, s.players.map((p) => h('tr', { 'data-player': p.player }, h('td', {}, p.name), h('td', { class: 'num' }, minus(p.points)), h('td', { class: 'num', 'data-cents': p.net_cents }, euro(p.net_cents)))))),
+      h('tbody', {}, s.players.map((p) => h('tr', { 'data-player': p.player_id }, h('td', {}, p.name), h('td', { class: 'num' }, minus(p.points)), h('td', { class: 'num', 'data-cents': p.net_cents }, euro(p.net_cents)))))),
     h('h2', {}, 'Wer zahlt wem'), transfers.length ? h('ul', { class: 'list', id: 'transfers' }, transfers) : h('p', {}, 'Niemand muss zahlen.'),
     h('p', {}, s.kitty_cents ? `In die Kasse: ${euro(s.kitty_cents)}` : 'Die Kasse bleibt, wie sie ist.'),
     h('p', { class: 'row' }, h('button', { type: 'button', id: 'report', onclick: () => openReport(sessionID) }, 'Bericht zum Drucken'),
@@ -575,7 +587,7 @@ async function membersScreen() {
     const lb = await get(`/v1/stats/leaderboard?game=${s.game}&limit=50`);
     out.replaceChildren(lb.entries.length ? h('table', { class: 'plain', id: 'leaderboard' },
       h('thead', {}, h('tr', {}, ['Platz', 'Spieler', 'Spiele', 'Punkte', 'Geld'].map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, lb.entries.map((e) => h('tr', {}, h('td', {}, e.rank), h('td', {}, h('a', { href: `#/mitglieder/${e.player}` }, e.name)),
+      h('tbody', {}, lb.entries.map((e) => h('tr', {}, h('td', {}, e.rank), h('td', {}, h('a', { href: `#/mitglieder/${e.player_id}` }, e.name)),
         h('td', { class: 'num' }, e.hands), h('td', { class: 'num' }, minus(e.points)), h('td', { class: 'num' }, euro(e.net_cents)))))) : h('p', {}, 'Noch keine Spiele.'));
   };
   show(h('h1', {}, 'Mitglieder'), field('Spiel', select(Object.entries(gameNames), s.game, (v) => { s.game = v; load(); })), out);

@@ -53,7 +53,7 @@ const redeals = new Set(['schmeissen', 'armut_nicht_genommen']);
 
 function doppelkopf(ctx) {
   const f = ctx.initial || {};
-  const players = f.players || ctx.hand?.players || ctx.next.next_players || ctx.seating.slice(0, 4);
+  const players = f.players || ctx.hand?.player_ids || ctx.next.next_players || ctx.seating.slice(0, 4);
   const s = {
     game: f.game || 'normal', suit: f.suit || 'kreuz',
     re: [...(f.re?.players || [])], augen: f.re?.augen ?? null,
@@ -132,7 +132,7 @@ function doppelkopf(ctx) {
 
   function facts() {
     const out = { game: s.game };
-    if (ctx.hand) { out.players = ctx.hand.players; out.dealer = ctx.hand.dealer; }
+    if (ctx.hand) { out.players = ctx.hand.player_ids; out.dealer = ctx.hand.dealer_id; }
     if (redeals.has(s.game)) return out;
     if (s.game === 'farbsolo') out.suit = s.suit;
     const party = (o, a) => {
