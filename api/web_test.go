@@ -158,6 +158,16 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	if h1["revision"].(float64) < 2 || h1["facts"].(map[string]any)["re"].(map[string]any)["augen"].(float64) != 100 {
 		t.Errorf("hand 1 after the correction: %v", h1)
 	}
+	// Whoever sat a hand out shows "–" in its row, as on paper: the
+	// dealer of five, Anna at hand 1.
+	var out map[string]string
+	p.eval(`Object.fromEntries([...document.querySelectorAll('#sheet tr[data-hand="1"] td[data-player]')].map((td) => [td.dataset.player, td.querySelector('small').textContent]))`, &out)
+	for id, cell := range out {
+		sat := !slices.Contains(h1["player_ids"].([]any), any(mustFloat(id)))
+		if sat != (cell == "–") {
+			t.Errorf("hand 1, player %s (sat out %v): the row shows %q", id, sat, cell)
+		}
+	}
 	standings := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/standings", session), e.admin, nil)["standings"].([]any)
 	onScreen := p.totals()
 	if len(onScreen) != 5 || len(standings) != 5 {
@@ -562,4 +572,13 @@ func TestWebOfflineShell(t *testing.T) {
 	srv.CloseClientConnections()
 	p.reload()
 	p.waitFor("the list without the server", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#next').textContent.includes('gibt')`)
+}
+
+// mustFloat reads a player id from the page as the API's JSON number.
+func mustFloat(s string) float64 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic(err)
+	}
+	return f
 }

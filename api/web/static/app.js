@@ -390,6 +390,8 @@ function sheet(d) {
   for (const hand of d.hands) {
     const pts = new Map((hand.result.points || []).map((p) => [p.player, p.points]));
     for (const [p, v] of pts) totals.set(p, add(totals.get(p) || '0', v));
+    // Who sat the hand out shows "–", as on paper, even with an entry of 0.
+    for (const p of pts.keys()) if (hand.player_ids && !hand.player_ids.includes(p)) pts.delete(p);
     const bock = (hand.result.lines || []).some((l) => l.label === 'Bock');
     const cls = [bock && 'bock', hand.void && 'void'].filter(Boolean).join(' ');
     rows.push(h('tr', { class: cls, 'data-hand': hand.number },
