@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stichbuch/stichbuch/api/internal/cdp"
 	"github.com/stichbuch/stichbuch/api/web"
 )
 
@@ -58,7 +59,7 @@ func TestWebLighthouse(t *testing.T) {
 	if _, err := os.Stat(lighthouse); err != nil {
 		t.Skip("Lighthouse is not installed: npm ci --prefix api/web/test (.ci/run does)")
 	}
-	bin := chromiumPath()
+	bin := cdp.Path()
 	if bin == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}
@@ -74,11 +75,11 @@ func TestWebLighthouse(t *testing.T) {
 	// Log in once in a profile Lighthouse then reuses (the key stays in
 	// localStorage: --disable-storage-reset).
 	profile := t.TempDir()
-	b := startBrowserAt(t, profile)
-	p := loginOn(b.openPage(false), srv.URL, e.admin)
-	p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
-	p.waitFor("the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 5`)
-	b.close()
+	b := cdp.Start(t, profile)
+	p := loginOn(b.OpenPage(false), srv.URL, e.admin)
+	p.Eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	p.WaitFor("the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 5`)
+	b.Close()
 	// Chromium lets go of its profile when its SingletonLock is gone; a
 	// second Chromium on a held profile would hand over to the first.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {

@@ -10,19 +10,20 @@ import (
 	"testing"
 
 	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/api/internal/cdp"
 )
 
 // webPhone is the app in a headless phone, logged in with the club's admin
 // key, over a real HTTP server on the test's database.
 type webPhone struct {
-	*page
+	*cdp.Page
 	url  string
 	shot string // a screenshot to take of the next record screen, previewed
 }
 
-func startWeb(t *testing.T) (*env, *browser, *httptest.Server) {
+func startWeb(t *testing.T) (*env, *cdp.Browser, *httptest.Server) {
 	t.Helper()
-	if chromiumPath() == "" {
+	if cdp.Path() == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}
 	e := newEnv(t)
@@ -30,24 +31,24 @@ func startWeb(t *testing.T) (*env, *browser, *httptest.Server) {
 	t.Cleanup(srv.Close)
 	// Cleanups run last first: the browser ends its event streams before
 	// the server closes.
-	return e, startBrowser(t), srv
+	return e, cdp.Start(t, ""), srv
 }
 
 // login opens the app on a new phone and pastes the key.
-func login(b *browser, url, key string) *webPhone { return loginOn(b.newPage(), url, key) }
+func login(b *cdp.Browser, url, key string) *webPhone { return loginOn(b.NewPage(), url, key) }
 
-func loginOn(p *page, url, key string) *webPhone {
-	p.open(url + "/")
-	p.typeInto("the key field", `document.querySelector('input[type=password]')`, key)
-	p.tapText("", "Anmelden")
-	p.waitFor("the tables", `document.querySelector('h1')?.textContent === 'Tische'`)
-	return &webPhone{page: p, url: url}
+func loginOn(p *cdp.Page, url, key string) *webPhone {
+	p.Open(url + "/")
+	p.TypeInto("the key field", `document.querySelector('input[type=password]')`, key)
+	p.TapText("", "Anmelden")
+	p.WaitFor("the tables", `document.querySelector('h1')?.textContent === 'Tische'`)
+	return &webPhone{Page: p, url: url}
 }
 
 // hands counts the stored hands of the list on screen.
 func (p *webPhone) hands() int {
 	var n int
-	p.eval(`document.querySelectorAll('#sheet tbody tr').length`, &n)
+	p.Eval(`document.querySelectorAll('#sheet tbody tr').length`, &n)
 	return n
 }
 
@@ -55,36 +56,36 @@ func (p *webPhone) hands() int {
 // text, "" for Normalspiel), Re by the positions of the active players'
 // buttons, the Augen on the pad; more taps what else the hand needs.
 func (p *webPhone) doko(game string, re []int, augen string, more func()) {
-	p.t.Helper()
-	p.waitFor("the list", `document.querySelector('#sheet')`)
+	p.T().Helper()
+	p.WaitFor("the list", `document.querySelector('#sheet')`)
 	before := p.hands()
-	p.tap("Neues Spiel", `document.querySelector('#new-hand')`)
-	p.waitFor("the record screen", `document.querySelector('#save')`)
+	p.Tap("Neues Spiel", `document.querySelector('#new-hand')`)
+	p.WaitFor("the record screen", `document.querySelector('#save')`)
 	if game != "" {
-		p.tapText(`fieldset[data-field="facts.game"]`, game)
+		p.TapText(`fieldset[data-field="facts.game"]`, game)
 	}
 	for _, i := range re {
-		p.tap("a Re name", fmt.Sprintf(`document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[%d]`, i))
+		p.Tap("a Re name", fmt.Sprintf(`document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[%d]`, i))
 	}
 	for _, d := range augen {
-		p.tap("digit "+string(d), fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+		p.Tap("digit "+string(d), fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
 	}
 	if more != nil {
 		more()
 	}
-	p.waitFor("the preview", `!navigator.onLine || document.querySelector('#preview').innerText.includes('+') && !document.querySelector('.has-problem')`)
+	p.WaitFor("the preview", `!navigator.onLine || document.querySelector('#preview').innerText.includes('+') && !document.querySelector('.has-problem')`)
 	if p.shot != "" {
-		p.screenshot(p.shot)
+		p.Screenshot(p.shot)
 		p.shot = ""
 	}
-	p.tap("Speichern", `document.querySelector('#save')`)
-	p.waitFor("the hand in the list", fmt.Sprintf(`document.querySelectorAll('#sheet tbody tr').length === %d`, before+1))
+	p.Tap("Speichern", `document.querySelector('#save')`)
+	p.WaitFor("the hand in the list", fmt.Sprintf(`document.querySelectorAll('#sheet tbody tr').length === %d`, before+1))
 }
 
 // totals are the running totals under the list, by player id.
 func (p *webPhone) totals() map[string]string {
 	var out map[string]string
-	p.eval(`Object.fromEntries([...document.querySelectorAll('#sheet tfoot td[data-total]')].map((td) => [td.dataset.total, td.dataset.points]))`, &out)
+	p.Eval(`Object.fromEntries([...document.querySelectorAll('#sheet tfoot td[data-total]')].map((td) => [td.dataset.total, td.dataset.points]))`, &out)
 	return out
 }
 
@@ -100,27 +101,27 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	}
 	p := login(b, srv.URL, e.admin)
 
-	p.typeInto("the table's name", `document.querySelectorAll('form input')[0]`, "Montagsrunde")
-	p.tapText("", "Tisch anlegen")
-	p.waitFor("the seating", `document.querySelector('#open-evening')`)
+	p.TypeInto("the table's name", `document.querySelectorAll('form input')[0]`, "Montagsrunde")
+	p.TapText("", "Tisch anlegen")
+	p.WaitFor("the seating", `document.querySelector('#open-evening')`)
 	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
-		p.tapText(`[aria-label="Spieler"]`, n)
+		p.TapText(`[aria-label="Spieler"]`, n)
 	}
-	p.typeInto("the guest", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Neuer Spieler')).nextElementSibling`, "Emil")
-	p.tapText("", "Hinzufügen")
-	p.waitFor("the guest seated fifth", `document.querySelector('#seating').innerText.split('\n').join(',') === 'Anna,Bert,Clara,Dora,Emil'`)
-	p.screenshot("app-evening-start.png")
-	p.tap("Abend eröffnen", `document.querySelector('#open-evening')`)
-	p.waitFor("the next hand", `document.querySelector('#next')`)
-	if got := p.text("#next"); got != "Anna gibt und setzt aus" {
+	p.TypeInto("the guest", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Neuer Spieler')).nextElementSibling`, "Emil")
+	p.TapText("", "Hinzufügen")
+	p.WaitFor("the guest seated fifth", `document.querySelector('#seating').innerText.split('\n').join(',') === 'Anna,Bert,Clara,Dora,Emil'`)
+	p.Screenshot("app-evening-start.png")
+	p.Tap("Abend eröffnen", `document.querySelector('#open-evening')`)
+	p.WaitFor("the next hand", `document.querySelector('#next')`)
+	if got := p.Text("#next"); got != "Anna gibt und setzt aus" {
 		t.Errorf("before the first hand the app says %q, want %q", got, "Anna gibt und setzt aus")
 	}
 
 	p.doko("", []int{0, 1}, "150", nil)
 	p.doko("", []int{0, 2}, "130", func() {
-		p.tap("Herzstich", `[...document.querySelectorAll('[data-field="facts.herzstich"] input')][0]`)
+		p.Tap("Herzstich", `[...document.querySelectorAll('[data-field="facts.herzstich"] input')][0]`)
 	})
-	if got := p.text("#next"); !strings.Contains(got, "noch 5 Bockspiele") {
+	if got := p.Text("#next"); !strings.Contains(got, "noch 5 Bockspiele") {
 		t.Errorf("after a Herzstich the app says %q, want the 5 Bock games of the round", got)
 	}
 	p.doko("", []int{1, 2}, "100", nil)
@@ -131,26 +132,26 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	p.doko("", []int{2, 3}, "90", nil)
 	p.doko("", []int{0, 1}, "160", nil)
 	var bock []int
-	p.eval(`[...document.querySelectorAll('#sheet tr.bock')].map((tr) => Number(tr.dataset.hand))`, &bock)
+	p.Eval(`[...document.querySelectorAll('#sheet tr.bock')].map((tr) => Number(tr.dataset.hand))`, &bock)
 	// A solo uses no Bock game: the round of five is hands 3, 5, 6, 7, 8.
 	if fmt.Sprint(bock) != "[3 5 6 7 8]" {
 		t.Errorf("hands marked Bock: %v, want [3 5 6 7 8]", bock)
 	}
 
 	// Take hand 8 back, correct hand 1 (Re had 100, not 150).
-	p.tap("zurücknehmen", `document.querySelector('#sheet button.undo')`)
-	p.waitFor("hand 8 void", `document.querySelector('#sheet tr[data-hand="8"]')?.classList.contains('void')`)
-	p.tap("korrigieren 1", `document.querySelector('a[aria-label="Spiel 1 korrigieren"]')`)
-	p.waitFor("the correction screen", `document.querySelector('h1')?.textContent.startsWith('Spiel 1 korrigieren') && document.querySelector('#augen').textContent.includes('150')`)
-	p.tap("Augen löschen", `document.querySelector('button[aria-label="Augen löschen"]')`)
+	p.Tap("zurücknehmen", `document.querySelector('#sheet button.undo')`)
+	p.WaitFor("hand 8 void", `document.querySelector('#sheet tr[data-hand="8"]')?.classList.contains('void')`)
+	p.Tap("korrigieren 1", `document.querySelector('a[aria-label="Spiel 1 korrigieren"]')`)
+	p.WaitFor("the correction screen", `document.querySelector('h1')?.textContent.startsWith('Spiel 1 korrigieren') && document.querySelector('#augen').textContent.includes('150')`)
+	p.Tap("Augen löschen", `document.querySelector('button[aria-label="Augen löschen"]')`)
 	for _, d := range "100" {
-		p.tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+		p.Tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
 	}
-	p.typeInto("the reason", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Grund')).nextElementSibling`, "Re hatte 100")
-	p.waitFor("the preview", `document.querySelector('#preview').innerText.includes('Kontra')`)
-	p.tap("Speichern", `document.querySelector('#save')`)
-	p.waitFor("hand 1 corrected", `document.querySelector('#sheet tr[data-hand="1"]')?.innerText.includes('Kontra')`)
-	p.screenshot("app-list.png")
+	p.TypeInto("the reason", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Grund')).nextElementSibling`, "Re hatte 100")
+	p.WaitFor("the preview", `document.querySelector('#preview').innerText.includes('Kontra')`)
+	p.Tap("Speichern", `document.querySelector('#save')`)
+	p.WaitFor("hand 1 corrected", `document.querySelector('#sheet tr[data-hand="1"]')?.innerText.includes('Kontra')`)
+	p.Screenshot("app-list.png")
 
 	table := e.must(200, "GET", "/v1/tables", e.admin, nil)["tables"].([]any)[0].(map[string]any)
 	session := int64(table["open_session_id"].(float64))
@@ -161,7 +162,7 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	// Whoever sat a hand out shows "–" in its row, as on paper: the
 	// dealer of five, Anna at hand 1.
 	var out map[string]string
-	p.eval(`Object.fromEntries([...document.querySelectorAll('#sheet tr[data-hand="1"] td[data-player]')].map((td) => [td.dataset.player, td.querySelector('small').textContent]))`, &out)
+	p.Eval(`Object.fromEntries([...document.querySelectorAll('#sheet tr[data-hand="1"] td[data-player]')].map((td) => [td.dataset.player, td.querySelector('small').textContent]))`, &out)
 	for id, cell := range out {
 		sat := !slices.Contains(h1["player_ids"].([]any), any(mustFloat(id)))
 		if sat != (cell == "–") {
@@ -182,12 +183,12 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	}
 
 	// Close, settle, mark one payment.
-	p.tapText("", "Abend beenden")
-	p.waitFor("the settlement", `document.querySelector('#settlement') && document.querySelector('#transfers')`)
-	p.screenshot("app-settlement.png")
+	p.TapText("", "Abend beenden")
+	p.WaitFor("the settlement", `document.querySelector('#settlement') && document.querySelector('#transfers')`)
+	p.Screenshot("app-settlement.png")
 	settlement := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)
 	var cents map[string]string
-	p.eval(`Object.fromEntries([...document.querySelectorAll('#settlement tr[data-player]')].map((tr) => [tr.dataset.player, tr.querySelector('[data-cents]').dataset.cents]))`, &cents)
+	p.Eval(`Object.fromEntries([...document.querySelectorAll('#settlement tr[data-player]')].map((tr) => [tr.dataset.player, tr.querySelector('[data-cents]').dataset.cents]))`, &cents)
 	for _, pl := range settlement["players"].([]any) {
 		pl := pl.(map[string]any)
 		id := strconv.Itoa(int(pl["player_id"].(float64)))
@@ -195,8 +196,8 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 			t.Errorf("%s: %s cents on screen, the settlement says %v", pl["name"], cents[id], pl["net_cents"])
 		}
 	}
-	p.tapText("#transfers", "bezahlt")
-	p.waitFor("the payment marked", `document.querySelector('#transfers .tag')`)
+	p.TapText("#transfers", "bezahlt")
+	p.WaitFor("the payment marked", `document.querySelector('#transfers .tag')`)
 	paid := 0
 	for _, tr := range e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)["transfers"].([]any) {
 		if tr.(map[string]any)["paid"] == true {
@@ -208,19 +209,19 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	}
 	// The members' screen: the evening's five on the leaderboard, a
 	// player's statistics.
-	p.eval(`location.hash = '#/mitglieder'`, nil)
-	p.waitFor("the leaderboard", `document.querySelectorAll('#leaderboard tbody tr').length === 5`)
-	p.tap("Emil", `[...document.querySelectorAll('#leaderboard a')].find((a) => a.textContent === 'Emil')`)
-	p.waitFor("Emil's statistics", `document.querySelector('h1')?.textContent === 'Emil' && document.querySelector('#player-stats tr')`)
+	p.Eval(`location.hash = '#/mitglieder'`, nil)
+	p.WaitFor("the leaderboard", `document.querySelectorAll('#leaderboard tbody tr').length === 5`)
+	p.Tap("Emil", `[...document.querySelectorAll('#leaderboard a')].find((a) => a.textContent === 'Emil')`)
+	p.WaitFor("Emil's statistics", `document.querySelector('h1')?.textContent === 'Emil' && document.querySelector('#player-stats tr')`)
 	var emil struct {
 		ID    string
 		Hands string
 	}
-	p.eval(`({id: location.hash.split('/').pop(), hands: [...document.querySelectorAll('#player-stats tr')].find((tr) => tr.querySelector('th').textContent === 'Spiele').querySelector('td').textContent})`, &emil)
+	p.Eval(`({id: location.hash.split('/').pop(), hands: [...document.querySelectorAll('#player-stats tr')].find((tr) => tr.querySelector('th').textContent === 'Spiele').querySelector('td').textContent})`, &emil)
 	if stats := e.must(200, "GET", "/v1/stats/players/"+emil.ID, e.admin, nil); fmt.Sprint(stats["hands"]) != emil.Hands {
 		t.Errorf("Emil's hands: %s on screen, %v in the statistics", emil.Hands, stats["hands"])
 	}
-	if errs := p.consoleErrors(); errs != "" {
+	if errs := p.ConsoleErrors(); errs != "" {
 		t.Errorf("uncaught exceptions in the app:\n%s", errs)
 	}
 }
@@ -248,34 +249,34 @@ func TestWebOfflineHands(t *testing.T) {
 	a := login(b, srv.URL, e.admin)
 	other := login(b, srv.URL, e.admin)
 	for _, p := range []*webPhone{a, other} {
-		p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
-		p.waitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
+		p.Eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+		p.WaitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
 	}
 
-	a.offline(true)
-	a.waitFor("the phone offline", `!navigator.onLine && document.querySelector('#net').textContent === 'offline'`)
+	a.Offline(true)
+	a.WaitFor("the phone offline", `!navigator.onLine && document.querySelector('#net').textContent === 'offline'`)
 	a.doko("", []int{0, 1}, "150", nil)
 	a.doko("", []int{0, 2}, "100", nil)
 	a.doko("", []int{1, 2}, "200", nil)
 	a.doko("", []int{0, 3}, "5", nil) // 5 Augen: no 40-card deck allows it
 	var pending int
-	a.eval(`document.querySelectorAll('#sheet tr.pending').length`, &pending)
+	a.Eval(`document.querySelectorAll('#sheet tr.pending').length`, &pending)
 	if pending != 4 || e.count("hands") != 0 || other.hands() != 0 {
 		t.Fatalf("offline: %d hands pending on screen, %d stored, %d on the other phone; want 4, 0, 0", pending, e.count("hands"), other.hands())
 	}
 
-	a.offline(false)
-	a.waitFor("three hands stored, the fourth refused", `document.querySelectorAll('#sheet tr[data-hand]').length === 3 && document.querySelectorAll('#sheet tr.refused').length === 1 && !document.querySelector('#sheet tr.pending')`)
-	other.waitFor("the three hands live on the other phone", `document.querySelectorAll('#sheet tr[data-hand]').length === 3`)
-	if got := a.text("#sheet tr.refused"); !strings.Contains(got, "abgelehnt") || !strings.Contains(got, "augen") && !strings.Contains(got, "Augen") {
+	a.Offline(false)
+	a.WaitFor("three hands stored, the fourth refused", `document.querySelectorAll('#sheet tr[data-hand]').length === 3 && document.querySelectorAll('#sheet tr.refused').length === 1 && !document.querySelector('#sheet tr.pending')`)
+	other.WaitFor("the three hands live on the other phone", `document.querySelectorAll('#sheet tr[data-hand]').length === 3`)
+	if got := a.Text("#sheet tr.refused"); !strings.Contains(got, "abgelehnt") || !strings.Contains(got, "augen") && !strings.Contains(got, "Augen") {
 		t.Errorf("the refused hand shows %q, want its problem", got)
 	}
 	// Offline and online again: the outbox sends nothing twice.
-	a.offline(true)
-	a.waitFor("offline", `!navigator.onLine`)
-	a.offline(false)
-	a.waitFor("online", `navigator.onLine`)
-	a.eval(`new Promise((r) => setTimeout(r, 300))`, nil)
+	a.Offline(true)
+	a.WaitFor("offline", `!navigator.onLine`)
+	a.Offline(false)
+	a.WaitFor("online", `navigator.onLine`)
+	a.Eval(`new Promise((r) => setTimeout(r, 300))`, nil)
 	if n := e.count("hands"); n != 3 {
 		t.Errorf("%d hands stored, want each of the 3 exactly once", n)
 	}
@@ -302,25 +303,25 @@ func TestWebRefusedHand(t *testing.T) {
 	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", old), e.admin, nil)
 	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"player_ids": []int{1, 2, 3, 4}})
 	p := login(b, srv.URL, e.admin)
-	p.eval(fmt.Sprintf(`location.hash = '#/t/%d/neu'`, table), nil)
-	p.waitFor("the record screen", `document.querySelector('#save')`)
-	p.tap("Anna", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[0]`)
-	p.tap("Bert", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[1]`)
-	p.tap("5", `document.querySelector('button[aria-label="Ziffer 5"]')`)
-	p.tap("Speichern", `document.querySelector('#save')`)
-	p.waitFor("the problem next to the Augen", `document.querySelector('fieldset.has-problem[data-field="facts.re.augen"] .problem')`)
+	p.Eval(fmt.Sprintf(`location.hash = '#/t/%d/neu'`, table), nil)
+	p.WaitFor("the record screen", `document.querySelector('#save')`)
+	p.Tap("Anna", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[0]`)
+	p.Tap("Bert", `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[1]`)
+	p.Tap("5", `document.querySelector('button[aria-label="Ziffer 5"]')`)
+	p.Tap("Speichern", `document.querySelector('#save')`)
+	p.WaitFor("the problem next to the Augen", `document.querySelector('fieldset.has-problem[data-field="facts.re.augen"] .problem')`)
 	var marked int
-	p.eval(`document.querySelectorAll('.has-problem').length`, &marked)
+	p.Eval(`document.querySelectorAll('.has-problem').length`, &marked)
 	if marked != 1 || e.count("hands") != 2 {
 		t.Fatalf("%d inputs marked, %d hands stored; want 1 and the earlier evening's 2", marked, e.count("hands"))
 	}
-	p.tap("C", `document.querySelector('button[aria-label="Augen löschen"]')`)
+	p.Tap("C", `document.querySelector('button[aria-label="Augen löschen"]')`)
 	for _, d := range "150" {
-		p.tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+		p.Tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
 	}
-	p.waitFor("the problem gone", `!document.querySelector('.has-problem') && document.querySelector('#preview').innerText.includes('+')`)
-	p.tap("Speichern", `document.querySelector('#save')`)
-	p.waitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#sheet tr[data-hand="3"]')`)
+	p.WaitFor("the problem gone", `!document.querySelector('.has-problem') && document.querySelector('#preview').innerText.includes('+')`)
+	p.Tap("Speichern", `document.querySelector('#save')`)
+	p.WaitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#sheet tr[data-hand="3"]')`)
 	if n := e.count("hands"); n != 3 {
 		t.Errorf("%d hands stored, want the 2 of the earlier evening and 1", n)
 	}
@@ -328,20 +329,20 @@ func TestWebRefusedHand(t *testing.T) {
 
 // fill types into the input a label (or aria-label) names.
 func (p *webPhone) fill(label, text string) {
-	p.t.Helper()
-	p.typeInto(label, fmt.Sprintf(`document.querySelector('input[aria-label=%q]') || [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label, label), text)
+	p.T().Helper()
+	p.TypeInto(label, fmt.Sprintf(`document.querySelector('input[aria-label=%q]') || [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label, label), text)
 }
 
 // choose picks an option of the select a label names (a phone's native
 // picker is no part of the page, so the choice is set as the picker would).
 func (p *webPhone) choose(label, optionText string) {
-	p.t.Helper()
+	p.T().Helper()
 	expr := fmt.Sprintf(`[...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label)
-	p.waitFor(label, expr)
+	p.WaitFor(label, expr)
 	var ok bool
-	p.eval(fmt.Sprintf(`(() => { const s = %s; const o = [...s.options].find((o) => o.text === %q); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, expr, optionText), &ok)
+	p.Eval(fmt.Sprintf(`(() => { const s = %s; const o = [...s.options].find((o) => o.text === %q); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, expr, optionText), &ok)
 	if !ok {
-		t := p.t
+		t := p.T()
 		t.Fatalf("%s has no option %q", label, optionText)
 	}
 }
@@ -370,7 +371,7 @@ func TestWebOtherGames(t *testing.T) {
 				p.fill("Augen "+n, []string{"52", "40", "28", "0"}[i])
 				p.fill("Stiche "+n, []string{"4", "3", "3", "0"}[i])
 			}
-			p.tap("Pik-Dame Anna", `document.querySelector('input[aria-label="Pik-Dame Anna"]')`)
+			p.Tap("Pik-Dame Anna", `document.querySelector('input[aria-label="Pik-Dame Anna"]')`)
 		}},
 		{"klaberjass", func() {
 			p.fill("Augen Anna/Clara", "92")
@@ -388,12 +389,12 @@ func TestWebOtherGames(t *testing.T) {
 	for _, g := range games {
 		tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Tisch " + g.game, "game": g.game, "stake_cents_per_point": "1"})
 		e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"player_ids": seating})
-		p.eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, tbl["id"]), nil)
-		p.waitFor(g.game+"'s record screen", `document.querySelector('#save')`)
+		p.Eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, tbl["id"]), nil)
+		p.WaitFor(g.game+"'s record screen", `document.querySelector('#save')`)
 		g.fill()
-		p.waitFor(g.game+"'s preview", `document.querySelector('#preview strong')?.textContent && !document.querySelector('.has-problem')`)
-		p.tap("Speichern", `document.querySelector('#save')`)
-		p.waitFor(g.game+"'s hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+		p.WaitFor(g.game+"'s preview", `document.querySelector('#preview strong')?.textContent && !document.querySelector('.has-problem')`)
+		p.Tap("Speichern", `document.querySelector('#save')`)
+		p.WaitFor(g.game+"'s hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
 		hand := e.must(200, "GET", fmt.Sprintf("/v1/tables/%v/hands/1", tbl["id"]), e.admin, nil)
 		onScreen := p.totals()
 		for _, pt := range hand["result"].(map[string]any)["points"].([]any) {
@@ -423,10 +424,10 @@ func TestWebLiveLatency(t *testing.T) {
 	a := login(b, srv.URL, e.admin)
 	other := login(b, srv.URL, e.admin)
 	for _, p := range []*webPhone{a, other} {
-		p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
-		p.waitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
+		p.Eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+		p.WaitFor("the live list", `document.querySelector('[data-live="on"]') && document.querySelector('#sheet')`)
 	}
-	other.eval(`window.arrived = {}; new MutationObserver(() => {
+	other.Eval(`window.arrived = {}; new MutationObserver(() => {
 		const n = document.querySelectorAll('#sheet tr[data-hand]').length;
 		if (!(n in window.arrived)) window.arrived[n] = Date.now();
 	}).observe(document.querySelector('main'), {childList: true, subtree: true})`, nil)
@@ -434,12 +435,12 @@ func TestWebLiveLatency(t *testing.T) {
 	var ms []float64
 	for n := 1; n <= hands; n++ {
 		a.doko("", []int{0, 1 + n%3}, strconv.Itoa(100+n), func() {
-			a.eval(`document.querySelector('#save').addEventListener('click', () => { window.tappedAt = Date.now(); }, {capture: true, once: true})`, nil)
+			a.Eval(`document.querySelector('#save').addEventListener('click', () => { window.tappedAt = Date.now(); }, {capture: true, once: true})`, nil)
 		})
-		other.waitFor(fmt.Sprintf("hand %d on the second phone", n), fmt.Sprintf(`window.arrived[%d]`, n))
+		other.WaitFor(fmt.Sprintf("hand %d on the second phone", n), fmt.Sprintf(`window.arrived[%d]`, n))
 		var tapped, arrived float64
-		a.eval(`window.tappedAt`, &tapped)
-		other.eval(fmt.Sprintf(`window.arrived[%d]`, n), &arrived)
+		a.Eval(`window.tappedAt`, &tapped)
+		other.Eval(fmt.Sprintf(`window.arrived[%d]`, n), &arrived)
 		ms = append(ms, arrived-tapped)
 	}
 	slices.Sort(ms)
@@ -451,12 +452,12 @@ func TestWebLiveLatency(t *testing.T) {
 		t.Errorf("a hand arrived on the second phone %.0f ms after its tap, before it", ms[0])
 	}
 
-	other.offline(true)
+	other.Offline(true)
 	srv.CloseClientConnections()
-	other.waitFor("the stream lost", `document.querySelector('[data-live="off"]')`)
+	other.WaitFor("the stream lost", `document.querySelector('[data-live="off"]')`)
 	a.doko("", []int{0, 1}, "130", nil)
-	other.offline(false)
-	other.waitFor("the hand missed while asleep", fmt.Sprintf(`document.querySelectorAll('#sheet tr[data-hand]').length === %d`, hands+1))
+	other.Offline(false)
+	other.WaitFor("the hand missed while asleep", fmt.Sprintf(`document.querySelectorAll('#sheet tr[data-hand]').length === %d`, hands+1))
 }
 
 // TestWebJoin: the admin's phone shows "Handy einladen" with the QR code
@@ -467,21 +468,21 @@ func TestWebJoin(t *testing.T) {
 	e, b, srv := startWeb(t)
 	table, _ := dokoEvening(e)
 	admin := login(b, srv.URL, e.admin)
-	admin.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
-	admin.tap("Handy einladen", `document.querySelector('#invite')`)
-	admin.waitFor("the QR code and link", `document.querySelector('.qr svg') && document.querySelector('#join-link')`)
+	admin.Eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	admin.Tap("Handy einladen", `document.querySelector('#invite')`)
+	admin.WaitFor("the QR code and link", `document.querySelector('.qr svg') && document.querySelector('#join-link')`)
 	var link string
-	admin.eval(`document.querySelector('#join-link').href`, &link)
+	admin.Eval(`document.querySelector('#join-link').href`, &link)
 	if !strings.Contains(link, "/?join=") {
 		t.Fatalf("the invitation links to %q", link)
 	}
-	guest := &webPhone{page: b.newPage(), url: srv.URL}
-	guest.open(link)
-	guest.waitFor("the table", `document.querySelector('#sheet')`)
+	guest := &webPhone{Page: b.NewPage(), url: srv.URL}
+	guest.Open(link)
+	guest.WaitFor("the table", `document.querySelector('#sheet')`)
 	var state struct {
 		Search, Key string
 	}
-	guest.eval(`({search: location.search, key: localStorage.getItem('stichbuch.key') || ''})`, &state)
+	guest.Eval(`({search: location.search, key: localStorage.getItem('stichbuch.key') || ''})`, &state)
 	if state.Search != "" || state.Key == "" {
 		t.Errorf("after joining: location.search %q, key kept %v; want no ?join and a key", state.Search, state.Key != "")
 	}
@@ -491,7 +492,7 @@ func TestWebJoin(t *testing.T) {
 // setup link serve prints, drops ?setup= from the address, shows the admin
 // key once and goes on as the club's admin.
 func TestWebFirstClub(t *testing.T) {
-	if chromiumPath() == "" {
+	if cdp.Path() == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}
 	e := newEnv(t)
@@ -501,18 +502,18 @@ func TestWebFirstClub(t *testing.T) {
 	}
 	srv := httptest.NewServer(fresh)
 	t.Cleanup(srv.Close)
-	p := &webPhone{page: startBrowser(t).newPage(), url: srv.URL}
-	p.open(srv.URL + "/?setup=0123abcd")
+	p := &webPhone{Page: cdp.Start(t, "").NewPage(), url: srv.URL}
+	p.Open(srv.URL + "/?setup=0123abcd")
 	p.fill("Name des Clubs", "Skatclub Eichel")
-	p.tapText("", "Club anlegen")
-	p.waitFor("the admin key", `document.querySelector('#admin-key')?.textContent.startsWith('sb_')`)
+	p.TapText("", "Club anlegen")
+	p.WaitFor("the admin key", `document.querySelector('#admin-key')?.textContent.startsWith('sb_')`)
 	var search string
-	p.eval(`location.search`, &search)
+	p.Eval(`location.search`, &search)
 	if search != "" {
 		t.Errorf("the address still says %q", search)
 	}
-	p.tapText("", "Weiter zu den Tischen")
-	p.waitFor("the admin's tables", `document.querySelector('h1')?.textContent === 'Tische' && [...document.querySelectorAll('button')].some((b) => b.textContent === 'Tisch anlegen')`)
+	p.TapText("", "Weiter zu den Tischen")
+	p.WaitFor("the admin's tables", `document.querySelector('h1')?.textContent === 'Tische' && [...document.querySelectorAll('button')].some((b) => b.textContent === 'Tisch anlegen')`)
 	if n := e.count("clubs"); n != 2 {
 		t.Errorf("%d clubs, want the test's and the new one", n)
 	}
@@ -525,16 +526,16 @@ func TestWebNarrowLargeText(t *testing.T) {
 	e, b, srv := startWeb(t)
 	table, _ := dokoEvening(e)
 	p := login(b, srv.URL, e.admin)
-	p.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
-	p.eval(`document.documentElement.style.fontSize = '150%'`, nil)
+	p.Call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
+	p.Eval(`document.documentElement.style.fontSize = '150%'`, nil)
 	for _, screen := range []string{"", "/neu"} {
-		p.eval(fmt.Sprintf(`location.hash = '#/t/%d%s'`, table, screen), nil)
-		p.waitFor("the screen", `document.querySelector('#sheet') || document.querySelector('#save')`)
+		p.Eval(fmt.Sprintf(`location.hash = '#/t/%d%s'`, table, screen), nil)
+		p.WaitFor("the screen", `document.querySelector('#sheet') || document.querySelector('#save')`)
 		var fit struct {
 			Width, Page float64
 			Unnamed     []string
 		}
-		p.eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
+		p.Eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
 			unnamed: [...document.querySelectorAll('button, input, select, a')].filter((el) =>
 				!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.textContent.trim()).map((el) => el.outerHTML.slice(0, 80))})`, &fit)
 		// A phone's browser widens its layout viewport (and innerWidth)
@@ -557,12 +558,12 @@ func TestWebOfflineShell(t *testing.T) {
 	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, map[string]any{"session_id": session, "number": 1,
 		"facts": map[string]any{"game": "normal", "re": map[string]any{"players": []int{1, 2}, "augen": 130}}})
 	p := login(b, srv.URL, e.admin)
-	p.eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
-	p.waitFor("the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
-	p.eval(`navigator.serviceWorker.ready.then(() => true)`, nil)
-	p.waitFor("the shell cached and the page controlled", `navigator.serviceWorker.controller`)
+	p.Eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	p.WaitFor("the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+	p.Eval(`navigator.serviceWorker.ready.then(() => true)`, nil)
+	p.WaitFor("the shell cached and the page controlled", `navigator.serviceWorker.controller`)
 	var cached int
-	p.eval(`caches.open('der-tisch-v1').then((c) => c.keys()).then((k) => k.length)`, &cached)
+	p.Eval(`caches.open('der-tisch-v1').then((c) => c.keys()).then((k) => k.length)`, &cached)
 	if cached < 8 {
 		t.Fatalf("the service worker cached %d files of the shell", cached)
 	}
@@ -570,8 +571,8 @@ func TestWebOfflineShell(t *testing.T) {
 	// The server goes away: no new connection is accepted.
 	srv.Listener.Close()
 	srv.CloseClientConnections()
-	p.reload()
-	p.waitFor("the list without the server", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#next').textContent.includes('gibt')`)
+	p.Reload()
+	p.WaitFor("the list without the server", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#next').textContent.includes('gibt')`)
 }
 
 // mustFloat reads a player id from the page as the API's JSON number.

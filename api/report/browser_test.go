@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stichbuch/stichbuch/api/internal/cdp"
 )
 
 // artifactDir is where the browser test leaves its screenshot:
@@ -27,15 +29,6 @@ func artifactDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return abs
-}
-
-func findChromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	return ""
 }
 
 // chromium runs headless Chromium with the flags this machine needs (no
@@ -60,7 +53,7 @@ func chromium(t *testing.T, bin string, args ...string) (stdout, stderr string) 
 // loads without console errors, the rendered chart has one line per
 // player, and a screenshot is left as an artifact.
 func TestReportInChromium(t *testing.T) {
-	bin := findChromium()
+	bin := cdp.Path()
 	if bin == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}

@@ -2,11 +2,14 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/api/internal/cdp"
 )
 
 // writePage renders a report into the artifact directory and returns its
@@ -53,7 +56,7 @@ func pdfPages(t *testing.T, pdf []byte) int {
 // own @page rule): it takes at most two pages. The PDF and a screenshot
 // of the page are kept as artifacts.
 func TestPrintedEveningFitsTwoPages(t *testing.T) {
-	bin := findChromium()
+	bin := cdp.Path()
 	if bin == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}
@@ -78,21 +81,22 @@ func TestPrintedEveningFitsTwoPages(t *testing.T) {
 // width of A4 portrait (190 mm, 718 CSS pixels) and with print styles,
 // that no table of the report reaches past the right edge of the page.
 func TestPrintedPageCutsNothingOff(t *testing.T) {
-	bin := findChromium()
+	bin := cdp.Path()
 	if bin == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}
 	dir := artifactDir(t)
 	page := writePage(t, dir, "evening-20x5.html", func(b *bytes.Buffer) error { return HTML(b, eveningOfFive()) })
-	d := startDevtools(t, bin, 718, 1000, false)
-	d.call("Emulation.setEmulatedMedia", map[string]any{"media": "print"}, nil)
-	d.navigate("file://" + page)
+	d := cdp.Start(t, "").NewPage()
+	d.Viewport(718, 1000, 2, false)
+	d.Call("Emulation.setEmulatedMedia", map[string]any{"media": "print"}, nil)
+	d.Open("file://" + page)
 	var widest struct {
 		Right float64
 		Name  string
 		Page  float64
 	}
-	d.eval(`(() => { let w = {Right: 0, Name: "", Page: document.documentElement.clientWidth};
+	d.Eval(`(() => { let w = {Right: 0, Name: "", Page: document.documentElement.clientWidth};
 		for (const el of document.querySelectorAll("table, svg, p, h1, h2")) {
 			const r = el.getBoundingClientRect();
 			if (r.right > w.Right) { w.Right = r.right; w.Name = el.tagName + "." + el.className.baseVal + el.className; }
@@ -108,21 +112,22 @@ func TestPrintedPageCutsNothingOff(t *testing.T) {
 // hands' numbers and the players' names are still in view. The
 // screenshots are kept as artifacts.
 func TestPhoneKeepsNumberAndNames(t *testing.T) {
-	bin := findChromium()
+	bin := cdp.Path()
 	if bin == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}
 	dir := artifactDir(t)
 	page := writePage(t, dir, "evening-20x5.html", func(b *bytes.Buffer) error { return HTML(b, eveningOfFive()) })
-	d := startDevtools(t, bin, 390, 844, true)
-	d.navigate("file://" + page)
-	d.screenshot(filepath.Join(dir, "phone-390.png"))
+	d := cdp.Start(t, "").NewPage()
+	d.Viewport(390, 844, 2, true)
+	d.Open("file://" + page)
+	writeFile(t, filepath.Join(dir, "phone-390.png"), d.Capture())
 
 	var view struct {
 		Box, Number, Name, Cell rect
 		ScrolledX, ScrolledY    float64
 	}
-	d.eval(`(() => {
+	d.Eval(`(() => {
 		const box = document.querySelector(".sheet-scroll");
 		box.scrollIntoView();
 		box.scrollLeft = box.scrollWidth; box.scrollTop = box.scrollHeight / 2;
@@ -132,7 +137,7 @@ func TestPhoneKeepsNumberAndNames(t *testing.T) {
 			Name: r(box.querySelector("thead th.player:last-of-type")), Cell: r(rows[rows.length - 1].lastElementChild),
 			ScrolledX: box.scrollLeft, ScrolledY: box.scrollTop};
 	})()`, &view)
-	d.screenshot(filepath.Join(dir, "phone-390-scrolled.png"))
+	writeFile(t, filepath.Join(dir, "phone-390-scrolled.png"), d.Capture())
 	t.Logf("sheet box %s; scrolled %.0f right, %.0f down; number cell %s; last name %s", view.Box, view.ScrolledX, view.ScrolledY, view.Number, view.Name)
 	if view.ScrolledX <= 0 {
 		t.Fatalf("the score sheet does not scroll sideways at 390 px (box %s): the test proves nothing", view.Box)
@@ -146,4 +151,21 @@ func TestPhoneKeepsNumberAndNames(t *testing.T) {
 	if view.Name.Top < view.Box.Top-0.5 || view.Name.Bottom > view.Box.Bottom || view.Name.Left < view.Box.Left || view.Name.Right > view.Box.Right+0.5 {
 		t.Errorf("scrolled sideways and down, the last player's name %s left the view (box %s)", view.Name, view.Box)
 	}
+}
+
+// writeFile writes data to path or fails the test.
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rect is a DOMRect as getBoundingClientRect gives it.
+type rect struct {
+	Left, Right, Top, Bottom, Width float64
+}
+
+func (r rect) String() string {
+	return fmt.Sprintf("left %.0f right %.0f top %.0f bottom %.0f", r.Left, r.Right, r.Top, r.Bottom)
 }

@@ -1,4 +1,9 @@
-package api_test
+// Package cdp drives headless Chromium through the DevTools protocol over
+// --remote-debugging-pipe (JSON messages, each ended by a NUL byte, on the
+// browser's file descriptors 3 and 4), for the browser tests of api and
+// api/report; the standard library is enough, no WebSocket and no module.
+// It is imported by tests only.
+package cdp
 
 import (
 	"bufio"
@@ -7,25 +12,23 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
-// browser drives headless Chromium through the DevTools protocol over
-// --remote-debugging-pipe (JSON messages ended by NUL on fds 3 and 4), as
-// the report's browser test does; the standard library is enough. A
-// browser holds pages, each in a context of its own (its own storage,
-// service worker and network conditions), like two phones.
-type browser struct {
-	t       *testing.T
+// Browser is one headless Chromium. It holds pages, each in a browser
+// context of its own or in the profile's default one.
+type Browser struct {
+	t       testing.TB
 	cmd     *exec.Cmd
 	w       *os.File
 	mu      sync.Mutex
 	next    int
 	waiting map[int]chan cdpMessage
-	pages   map[string]*page // by session id
+	pages   map[string]*Page // by session id
 	cancel  context.CancelFunc
 	closing sync.Once
 }
@@ -39,8 +42,8 @@ type cdpMessage struct {
 	SessionID string          `json:"sessionId,omitempty"`
 }
 
-// chromiumPath is Debian's Chromium, or "" when it is not installed.
-func chromiumPath() string {
+// Path is Debian's Chromium, or "" when it is not installed.
+func Path() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if path, err := exec.LookPath(name); err == nil {
 			return path
@@ -49,13 +52,15 @@ func chromiumPath() string {
 	return ""
 }
 
-// startBrowser starts headless Chromium or skips the test when there is none.
-func startBrowser(t *testing.T) *browser { return startBrowserAt(t, t.TempDir()) }
-
-// startBrowserAt starts it with its profile in dir.
-func startBrowserAt(t *testing.T, dir string) *browser {
+// Start starts headless Chromium with its profile in dir (a new one in
+// t.TempDir() when dir is "") and closes it when the test ends; it skips
+// the test when Chromium is not installed.
+func Start(t testing.TB, dir string) *Browser {
 	t.Helper()
-	bin := chromiumPath()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	bin := Path()
 	if bin == "" {
 		t.Skip("Chromium is not installed (apt-get install chromium); .ci/run installs it")
 	}
@@ -79,13 +84,13 @@ func startBrowserAt(t *testing.T, dir string) *browser {
 	}
 	toBrowser.Close()
 	fromBrowser.Close()
-	b := &browser{t: t, cmd: cmd, w: fromTest, waiting: map[int]chan cdpMessage{}, pages: map[string]*page{}, cancel: cancel}
+	b := &Browser{t: t, cmd: cmd, w: fromTest, waiting: map[int]chan cdpMessage{}, pages: map[string]*Page{}, cancel: cancel}
 	go b.read(toTest)
-	t.Cleanup(b.close)
+	t.Cleanup(b.Close)
 	return b
 }
 
-func (b *browser) read(r *os.File) {
+func (b *Browser) read(r *os.File) {
 	br := bufio.NewReader(r)
 	for {
 		raw, err := br.ReadBytes(0)
@@ -115,7 +120,7 @@ func (b *browser) read(r *os.File) {
 }
 
 // send is one DevTools command (to a page's session when session is set).
-func (b *browser) send(session, method string, params any, out any) error {
+func (b *Browser) send(session, method string, params any, out any) error {
 	b.mu.Lock()
 	b.next++
 	id := b.next
@@ -147,16 +152,17 @@ func (b *browser) send(session, method string, params any, out any) error {
 	}
 }
 
-func (b *browser) call(session, method string, params any, out any) {
+func (b *Browser) call(session, method string, params any, out any) {
 	b.t.Helper()
 	if err := b.send(session, method, params, out); err != nil {
 		b.t.Fatalf("devtools: %v", err)
 	}
 }
 
-func (b *browser) close() { b.closing.Do(b.shutdown) }
+// Close closes the browser (once; the test's cleanup does it too).
+func (b *Browser) Close() { b.closing.Do(b.shutdown) }
 
-func (b *browser) shutdown() {
+func (b *Browser) shutdown() {
 	raw, _ := json.Marshal(map[string]any{"id": 1 << 30, "method": "Browser.close"})
 	_, _ = b.w.Write(append(raw, 0))
 	done := make(chan error, 1)
@@ -171,22 +177,24 @@ func (b *browser) shutdown() {
 	b.cancel()
 }
 
-// page is one tab in a browser context of its own: a phone of 390×844 CSS
-// pixels that accepts every dialog (confirm) and collects console errors.
-type page struct {
-	b       *browser
-	t       *testing.T
+// Page is one tab, by default a phone of 390×844 CSS pixels, that accepts
+// every dialog (confirm) and collects console errors.
+type Page struct {
+	b       *Browser
+	t       testing.TB
 	session string
 	mu      sync.Mutex
 	loaded  chan struct{}
 	errors  []string
 }
 
-func (b *browser) newPage() *page { return b.openPage(true) }
+// NewPage opens a tab in a browser context of its own (its own storage,
+// service worker and network conditions), like another phone.
+func (b *Browser) NewPage() *Page { return b.OpenPage(true) }
 
-// openPage opens a tab in a context of its own (isolated) or in the
+// OpenPage opens a tab in a context of its own (isolated) or in the
 // profile's default context, whose storage outlives the browser.
-func (b *browser) openPage(isolated bool) *page {
+func (b *Browser) OpenPage(isolated bool) *Page {
 	b.t.Helper()
 	target := map[string]any{"url": "about:blank"}
 	if isolated {
@@ -204,23 +212,35 @@ func (b *browser) openPage(isolated bool) *page {
 		SessionID string `json:"sessionId"`
 	}
 	b.call("", "Target.attachToTarget", map[string]any{"targetId": created.TargetID, "flatten": true}, &attached)
-	p := &page{b: b, t: b.t, session: attached.SessionID, loaded: make(chan struct{}, 8)}
+	p := &Page{b: b, t: b.t, session: attached.SessionID, loaded: make(chan struct{}, 8)}
 	b.mu.Lock()
 	b.pages[p.session] = p
 	b.mu.Unlock()
-	p.call("Page.enable", nil, nil)
-	p.call("Runtime.enable", nil, nil)
-	p.call("Network.enable", nil, nil)
-	p.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}, nil)
+	p.Call("Page.enable", nil, nil)
+	p.Call("Runtime.enable", nil, nil)
+	p.Call("Network.enable", nil, nil)
+	p.Viewport(390, 844, 1, true)
 	return p
 }
 
-func (p *page) call(method string, params any, out any) {
+// T is the test the page belongs to (for helpers built on a page).
+func (p *Page) T() testing.TB { return p.t }
+
+// Viewport sets the page's size in CSS pixels, its device scale factor and
+// whether it is a mobile device.
+func (p *Page) Viewport(width, height int, scale float64, mobile bool) {
+	p.t.Helper()
+	p.Call("Emulation.setDeviceMetricsOverride", map[string]any{"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}, nil)
+}
+
+// Call sends one DevTools command to the page and decodes its result into
+// out; a failure fails the test.
+func (p *Page) Call(method string, params any, out any) {
 	p.t.Helper()
 	p.b.call(p.session, method, params, out)
 }
 
-func (p *page) event(m cdpMessage) {
+func (p *Page) event(m cdpMessage) {
 	switch m.Method {
 	case "Page.loadEventFired":
 		select {
@@ -236,13 +256,13 @@ func (p *page) event(m cdpMessage) {
 	}
 }
 
-// open loads url and waits for its load event.
-func (p *page) open(url string) {
+// Open loads url and waits for its load event.
+func (p *Page) Open(url string) {
 	p.t.Helper()
 	for len(p.loaded) > 0 {
 		<-p.loaded
 	}
-	p.call("Page.navigate", map[string]any{"url": url}, nil)
+	p.Call("Page.navigate", map[string]any{"url": url}, nil)
 	select {
 	case <-p.loaded:
 	case <-time.After(30 * time.Second):
@@ -250,13 +270,13 @@ func (p *page) open(url string) {
 	}
 }
 
-// reload reloads the page and waits for its load event.
-func (p *page) reload() {
+// Reload reloads the page and waits for its load event.
+func (p *Page) Reload() {
 	p.t.Helper()
 	for len(p.loaded) > 0 {
 		<-p.loaded
 	}
-	p.call("Page.reload", map[string]any{}, nil)
+	p.Call("Page.reload", map[string]any{}, nil)
 	select {
 	case <-p.loaded:
 	case <-time.After(30 * time.Second):
@@ -264,15 +284,17 @@ func (p *page) reload() {
 	}
 }
 
-// eval runs a JavaScript expression (awaiting a promise) and decodes its value.
-func (p *page) eval(expr string, out any) {
+// Eval runs a JavaScript expression (awaiting a promise) and decodes its
+// value into out; a failure fails the test.
+func (p *Page) Eval(expr string, out any) {
 	p.t.Helper()
-	if err := p.try(expr, out); err != nil {
+	if err := p.Try(expr, out); err != nil {
 		p.t.Fatal(err)
 	}
 }
 
-func (p *page) try(expr string, out any) error {
+// Try is Eval that returns its error.
+func (p *Page) Try(expr string, out any) error {
 	var res struct {
 		Result struct {
 			Value json.RawMessage `json:"value"`
@@ -296,86 +318,94 @@ func (p *page) try(expr string, out any) error {
 	return nil
 }
 
-// waitFor polls a JavaScript condition until it is true (15 s at most).
-func (p *page) waitFor(what, cond string) {
+// WaitFor polls a JavaScript condition until it is true (15 s at most).
+func (p *Page) WaitFor(what, cond string) {
 	p.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		var ok bool
-		if err := p.try("!!("+cond+")", &ok); err == nil && ok {
+		if err := p.Try("!!("+cond+")", &ok); err == nil && ok {
 			return
 		}
 		if time.Now().After(deadline) {
 			var text string
-			_ = p.try("document.querySelector('main').innerText", &text)
+			_ = p.Try("(document.querySelector('main') || document.body).innerText", &text)
 			p.t.Fatalf("waiting for %s (%s): timed out; the page shows:\n%s", what, cond, text)
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
 }
 
-// tap waits for the element of a JavaScript expression, scrolls it into
+// Tap waits for the element of a JavaScript expression, scrolls it into
 // view and taps its centre with the mouse, as a finger would.
-func (p *page) tap(what, elementExpr string) {
+func (p *Page) Tap(what, elementExpr string) {
 	p.t.Helper()
-	p.waitFor(what, elementExpr)
+	p.WaitFor(what, elementExpr)
 	var r struct{ X, Y float64 }
-	p.eval(`(() => { const el = `+elementExpr+`; el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`, &r)
+	p.Eval(`(() => { const el = `+elementExpr+`; el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`, &r)
 	for _, typ := range []string{"mousePressed", "mouseReleased"} {
-		p.call("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": r.X, "y": r.Y, "button": "left", "clickCount": 1}, nil)
+		p.Call("Input.dispatchMouseEvent", map[string]any{"type": typ, "x": r.X, "y": r.Y, "button": "left", "clickCount": 1}, nil)
 	}
 }
 
-// tapText taps the button or link whose text is text (inside scope, a
+// TapText taps the button or link whose text is text (inside scope, a
 // CSS selector, or anywhere).
-func (p *page) tapText(scope, text string) {
+func (p *Page) TapText(scope, text string) {
 	p.t.Helper()
 	if scope == "" {
 		scope = "main"
 	}
-	p.tap(fmt.Sprintf("%q in %s", text, scope), fmt.Sprintf(`[...document.querySelectorAll(%q)].flatMap((s) => [...s.querySelectorAll('button, a')]).find((b) => b.textContent.trim() === %q && !b.disabled)`, scope, text))
+	p.Tap(fmt.Sprintf("%q in %s", text, scope), fmt.Sprintf(`[...document.querySelectorAll(%q)].flatMap((s) => [...s.querySelectorAll('button, a')]).find((b) => b.textContent.trim() === %q && !b.disabled)`, scope, text))
 }
 
-// typeInto focuses an input and types text into it, key by key.
-func (p *page) typeInto(what, elementExpr, text string) {
+// TypeInto focuses an input and types text into it.
+func (p *Page) TypeInto(what, elementExpr, text string) {
 	p.t.Helper()
-	p.waitFor(what, elementExpr)
-	p.eval(`(() => { const el = `+elementExpr+`; el.focus(); el.select && el.select(); })()`, nil)
-	p.call("Input.insertText", map[string]any{"text": text}, nil)
+	p.WaitFor(what, elementExpr)
+	p.Eval(`(() => { const el = `+elementExpr+`; el.focus(); el.select && el.select(); })()`, nil)
+	p.Call("Input.insertText", map[string]any{"text": text}, nil)
 }
 
-// text is the inner text of the first element a selector finds.
-func (p *page) text(selector string) string {
+// Text is the inner text of the first element a selector finds.
+func (p *Page) Text(selector string) string {
 	p.t.Helper()
 	var s string
-	p.eval(fmt.Sprintf(`(document.querySelector(%q) || {}).innerText || ''`, selector), &s)
+	p.Eval(fmt.Sprintf(`(document.querySelector(%q) || {}).innerText || ''`, selector), &s)
 	return s
 }
 
-func (p *page) offline(off bool) {
+// Offline takes the page's network away, or gives it back.
+func (p *Page) Offline(off bool) {
 	p.t.Helper()
-	p.call("Network.emulateNetworkConditions", map[string]any{"offline": off, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, nil)
+	p.Call("Network.emulateNetworkConditions", map[string]any{"offline": off, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, nil)
 }
 
-// screenshot leaves a PNG of the viewport in the artifacts folder (and
-// returns its bytes).
-func (p *page) screenshot(name string) []byte {
+// Screenshot leaves a PNG of the viewport scrolled to the top in the
+// folder $STICHBUCH_ARTIFACTS names, when it names one, and returns it.
+func (p *Page) Screenshot(name string) []byte {
 	p.t.Helper()
-	var res struct {
-		Data []byte `json:"data"`
-	}
-	p.eval(`window.scrollTo(0, 0)`, nil)
-	p.call("Page.captureScreenshot", map[string]any{"format": "png"}, &res)
+	p.Eval(`window.scrollTo(0, 0)`, nil)
+	data := p.Capture()
 	if dir := os.Getenv("STICHBUCH_ARTIFACTS"); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err == nil {
-			_ = os.WriteFile(dir+"/"+name, res.Data, 0o644)
+			_ = os.WriteFile(filepath.Join(dir, name), data, 0o644)
 		}
 	}
+	return data
+}
+
+// Capture is a PNG of the viewport as it is.
+func (p *Page) Capture() []byte {
+	p.t.Helper()
+	var res struct {
+		Data []byte `json:"data"` // base64 in JSON, bytes here
+	}
+	p.Call("Page.captureScreenshot", map[string]any{"format": "png"}, &res)
 	return res.Data
 }
 
-// consoleErrors are the uncaught exceptions of the page so far.
-func (p *page) consoleErrors() string {
+// ConsoleErrors are the uncaught exceptions of the page so far.
+func (p *Page) ConsoleErrors() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return strings.Join(p.errors, "\n")
