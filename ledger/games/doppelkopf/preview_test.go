@@ -14,28 +14,7 @@ var required = []string{"session", "games", "next_players", "next_sitting_out", 
 
 func mustPreview(t *testing.T, h score.Hand) json.RawMessage {
 	t.Helper()
-	raw, err := Engine{}.Preview(h)
-	if err != nil {
-		t.Fatalf("Preview: %v", err)
-	}
-	gamestest.CompleteState(t, raw, required...)
-	return raw
-}
-
-func sameJSON(t *testing.T, got json.RawMessage, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatal(err)
-	}
-	gb, _ := json.Marshal(g)
-	wb, _ := json.Marshal(w)
-	if string(gb) != string(wb) {
-		t.Errorf("preview\n %s\nwant\n %s", gb, wb)
-	}
+	return gamestest.MustPreview(t, Engine{}, h, required...)
 }
 
 // TestPreviewNewTable: a new table's preview is a complete state: the
@@ -45,11 +24,11 @@ func TestPreviewNewTable(t *testing.T) {
 	rules := gamestest.MustRules(t, Engine{}, "", "")
 	for _, state := range []string{"", "{}", "null"} {
 		got := mustPreview(t, score.Hand{Seated: []int64{1, 2, 3, 4, 5}, Session: 9, Rules: rules, State: json.RawMessage(state)})
-		sameJSON(t, got, `{"session":9,"games":0,"next_dealer":1,"next_players":[2,3,4,5],"next_sitting_out":[1],
+		gamestest.SameJSON(t, got, `{"session":9,"games":0,"next_dealer":1,"next_players":[2,3,4,5],"next_sitting_out":[1],
 			"bock_games_left":0,"bock_rounds_queued":0,"solos":{},"summary":"{{player:1}} gibt und setzt aus; kein Bock"}`)
 
 		got = mustPreview(t, score.Hand{Rules: rules, State: json.RawMessage(state)})
-		sameJSON(t, got, `{"session":0,"games":0,"next_players":[],"next_sitting_out":[],
+		gamestest.SameJSON(t, got, `{"session":0,"games":0,"next_players":[],"next_sitting_out":[],
 			"bock_games_left":0,"bock_rounds_queued":0,"solos":{},"summary":"Geber noch offen; kein Bock"}`)
 	}
 }
@@ -93,21 +72,21 @@ func TestPreviewNextEvening(t *testing.T) {
 	state := playFiveEvening(t, rules)
 
 	got := mustPreview(t, score.Hand{Seated: four, Session: 2, Rules: rules, State: state})
-	sameJSON(t, got, `{"session":2,"games":0,"next_dealer":1,"next_players":[1,2,3,4],"next_sitting_out":[],
+	gamestest.SameJSON(t, got, `{"session":2,"games":0,"next_dealer":1,"next_players":[1,2,3,4],"next_sitting_out":[],
 		"bock_games_left":3,"bock_rounds_queued":2,"solos":{},"summary":"{{player:1}} gibt; noch 3 Bockspiele, 2 Bockrunden warten"}`)
 
 	got = mustPreview(t, score.Hand{Seated: []int64{2, 5, 3, 4}, Session: 2, Rules: rules, State: state})
-	sameJSON(t, got, `{"session":2,"games":0,"next_dealer":5,"next_players":[2,5,3,4],"next_sitting_out":[],
+	gamestest.SameJSON(t, got, `{"session":2,"games":0,"next_dealer":5,"next_players":[2,5,3,4],"next_sitting_out":[],
 		"bock_games_left":3,"bock_rounds_queued":2,"solos":{},"summary":"{{player:5}} gibt; noch 3 Bockspiele, 2 Bockrunden warten"}`)
 
 	got = mustPreview(t, score.Hand{Seated: five, Session: 1, Rules: rules, State: state})
-	sameJSON(t, got, `{"session":1,"games":4,"next_dealer":5,"next_players":[1,2,3,4],"next_sitting_out":[5],
+	gamestest.SameJSON(t, got, `{"session":1,"games":4,"next_dealer":5,"next_players":[1,2,3,4],"next_sitting_out":[5],
 		"bock_games_left":3,"bock_rounds_queued":2,"solos":{"3":1},
 		"summary":"{{player:5}} gibt und setzt aus; noch 3 Bockspiele, 2 Bockrunden warten; Soli an diesem Abend: {{player:3}} 1"}`)
 
 	// No session yet: the state's dealer, nobody's players, no solos.
 	got = mustPreview(t, score.Hand{Rules: rules, State: state})
-	sameJSON(t, got, `{"session":0,"games":0,"next_dealer":5,"next_players":[],"next_sitting_out":[],
+	gamestest.SameJSON(t, got, `{"session":0,"games":0,"next_dealer":5,"next_players":[],"next_sitting_out":[],
 		"bock_games_left":3,"bock_rounds_queued":2,"solos":{},"summary":"{{player:5}} gibt; noch 3 Bockspiele, 2 Bockrunden warten"}`)
 }
 
@@ -215,7 +194,7 @@ func TestPreviewAgreesWithScoring(t *testing.T) {
 			state = res.State
 			h.Facts = nil
 			h.State = state
-			sameJSON(t, mustPreview(t, h), string(state))
+			gamestest.SameJSON(t, mustPreview(t, h), string(state))
 		}
 	}
 }

@@ -103,3 +103,33 @@ func nullAt(v any, path string) (string, bool) {
 	}
 	return "", false
 }
+
+// MustPreview previews the next hand after h with e, or fails the test,
+// and checks the preview is a complete state with the required members.
+func MustPreview(t testing.TB, e score.Engine, h score.Hand, required ...string) json.RawMessage {
+	t.Helper()
+	raw, err := e.Preview(h)
+	if err != nil {
+		t.Fatalf("Preview: %v", err)
+	}
+	CompleteState(t, raw, required...)
+	return raw
+}
+
+// SameJSON fails the test unless got and want are the same JSON value,
+// whatever their members' order and spacing.
+func SameJSON(t testing.TB, got json.RawMessage, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	gb, _ := json.Marshal(g)
+	wb, _ := json.Marshal(w)
+	if string(gb) != string(wb) {
+		t.Errorf("got\n %s\nwant\n %s", gb, wb)
+	}
+}

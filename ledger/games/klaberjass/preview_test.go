@@ -15,28 +15,7 @@ var required = []string{"match", "hands", "sides", "matches_won", "summary"}
 
 func mustPreview(t *testing.T, h score.Hand) json.RawMessage {
 	t.Helper()
-	raw, err := Engine{}.Preview(h)
-	if err != nil {
-		t.Fatalf("Preview: %v", err)
-	}
-	gamestest.CompleteState(t, raw, required...)
-	return raw
-}
-
-func sameJSON(t *testing.T, got json.RawMessage, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatal(err)
-	}
-	gb, _ := json.Marshal(g)
-	wb, _ := json.Marshal(w)
-	if string(gb) != string(wb) {
-		t.Errorf("preview\n %s\nwant\n %s", gb, wb)
-	}
+	return gamestest.MustPreview(t, Engine{}, h, required...)
 }
 
 // TestPreviewNewTable: a new table's preview is a complete state: match 1,
@@ -47,15 +26,15 @@ func TestPreviewNewTable(t *testing.T) {
 	rules := gamestest.MustRules(t, Engine{}, "", "")
 	for _, state := range []string{"", "{}", "null"} {
 		h := score.Hand{Seated: seated4, Session: 1, Rules: rules, State: json.RawMessage(state)}
-		sameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[{"players":[1,3],"die":0,"matches_won":0},{"players":[2,4],"die":0,"matches_won":0}],
+		gamestest.SameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[{"players":[1,3],"die":0,"matches_won":0},{"players":[2,4],"die":0,"matches_won":0}],
 			"matches_won":{},"next_dealer":1,"summary":"Partie 1: {{player:1}}/{{player:3}} gegen {{player:2}}/{{player:4}}, alle Würfel auf 0; nächster Geber {{player:1}}"}`)
 		h.Seated = seated3
-		sameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[{"players":[1],"die":0,"matches_won":0},{"players":[2],"die":0,"matches_won":0},{"players":[3],"die":0,"matches_won":0}],
+		gamestest.SameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[{"players":[1],"die":0,"matches_won":0},{"players":[2],"die":0,"matches_won":0},{"players":[3],"die":0,"matches_won":0}],
 			"matches_won":{},"next_dealer":1,"summary":"Partie 1: {{player:1}} gegen {{player:2}} gegen {{player:3}}, alle Würfel auf 0; nächster Geber {{player:1}}"}`)
 		h.Seated = []int64{1, 2, 3, 4, 5}
-		sameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[],"matches_won":{},"next_dealer":1,"summary":"Partie 1, noch kein Spiel; nächster Geber {{player:1}}"}`)
+		gamestest.SameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[],"matches_won":{},"next_dealer":1,"summary":"Partie 1, noch kein Spiel; nächster Geber {{player:1}}"}`)
 		h.Seated = nil
-		sameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[],"matches_won":{},"summary":"Partie 1, noch kein Spiel"}`)
+		gamestest.SameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[],"matches_won":{},"summary":"Partie 1, noch kein Spiel"}`)
 	}
 	_, err := Engine{}.Preview(score.Hand{Seated: []int64{1, 2, 1}, Rules: rules})
 	assertViolation(t, err, "seated[2]")
@@ -100,17 +79,17 @@ func TestPreviewNextEvening(t *testing.T) {
 	state := playFiveEvening(t, rules)
 
 	h := score.Hand{Seated: seated4, Session: 2, Rules: rules, State: state}
-	sameJSON(t, mustPreview(t, h), `{"match":2,"hands":1,"sides":[{"players":[1,3],"die":0,"matches_won":0},{"players":[2,4],"die":1,"matches_won":1}],
+	gamestest.SameJSON(t, mustPreview(t, h), `{"match":2,"hands":1,"sides":[{"players":[1,3],"die":0,"matches_won":0},{"players":[2,4],"die":1,"matches_won":1}],
 		"matches_won":{"2":1,"4":1},"next_dealer":2,"last_match_winners":[2,4],
 		"summary":"Partie 2 nach 1 Spiel: {{player:1}}/{{player:3}} auf 0, {{player:2}}/{{player:4}} auf 1; nächster Geber {{player:2}}"}`)
 
 	h.Seated = []int64{1, 3, 2, 4}
-	sameJSON(t, mustPreview(t, h), `{"match":3,"hands":0,"sides":[{"players":[1,2],"die":0,"matches_won":0},{"players":[3,4],"die":0,"matches_won":0}],
+	gamestest.SameJSON(t, mustPreview(t, h), `{"match":3,"hands":0,"sides":[{"players":[1,2],"die":0,"matches_won":0},{"players":[3,4],"die":0,"matches_won":0}],
 		"matches_won":{"2":1,"4":1},"next_dealer":2,"last_match_winners":[2,4],
 		"summary":"Partie 2 endet ohne Sieger, es spielen andere Seiten; Partie 3: {{player:1}}/{{player:2}} gegen {{player:3}}/{{player:4}}, alle Würfel auf 0; nächster Geber {{player:2}}"}`)
 
 	h.Seated = []int64{5, 1, 3}
-	sameJSON(t, mustPreview(t, h), `{"match":3,"hands":0,"sides":[{"players":[5],"die":0,"matches_won":0},{"players":[1],"die":0,"matches_won":0},{"players":[3],"die":0,"matches_won":0}],
+	gamestest.SameJSON(t, mustPreview(t, h), `{"match":3,"hands":0,"sides":[{"players":[5],"die":0,"matches_won":0},{"players":[1],"die":0,"matches_won":0},{"players":[3],"die":0,"matches_won":0}],
 		"matches_won":{"2":1,"4":1},"next_dealer":5,"last_match_winners":[2,4],
 		"summary":"Partie 2 endet ohne Sieger, es spielen andere Seiten; Partie 3: {{player:5}} gegen {{player:1}} gegen {{player:3}}, alle Würfel auf 0; nächster Geber {{player:5}}"}`)
 
@@ -192,7 +171,7 @@ func TestPreviewAgreesWithScoring(t *testing.T) {
 			}
 			state = res.State
 			h.Facts, h.State = nil, state
-			sameJSON(t, mustPreview(t, h), string(state))
+			gamestest.SameJSON(t, mustPreview(t, h), string(state))
 		}
 	}
 }

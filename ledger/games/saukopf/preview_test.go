@@ -10,12 +10,7 @@ import (
 
 func mustPreview(t *testing.T, h score.Hand) json.RawMessage {
 	t.Helper()
-	raw, err := Engine{}.Preview(h)
-	if err != nil {
-		t.Fatalf("Preview: %v", err)
-	}
-	gamestest.CompleteState(t, raw, "summary")
-	return raw
+	return gamestest.MustPreview(t, Engine{}, h, "summary")
 }
 
 // TestPreviewNewTable: a new table's preview is a complete state that

@@ -13,28 +13,7 @@ var required = []string{"match", "hands_played", "hands_left", "balance", "match
 
 func mustPreview(t *testing.T, h score.Hand) json.RawMessage {
 	t.Helper()
-	raw, err := Engine{}.Preview(h)
-	if err != nil {
-		t.Fatalf("Preview: %v", err)
-	}
-	gamestest.CompleteState(t, raw, required...)
-	return raw
-}
-
-func sameJSON(t *testing.T, got json.RawMessage, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatal(err)
-	}
-	gb, _ := json.Marshal(g)
-	wb, _ := json.Marshal(w)
-	if string(gb) != string(wb) {
-		t.Errorf("preview\n %s\nwant\n %s", gb, wb)
-	}
+	return gamestest.MustPreview(t, Engine{}, h, required...)
 }
 
 // TestPreviewNewTable: a new table's preview is a complete state: match 1,
@@ -44,7 +23,7 @@ func TestPreviewNewTable(t *testing.T) {
 	for _, state := range []string{"", "{}", "null"} {
 		for _, s := range [][]int64{seated, nil} {
 			got := mustPreview(t, score.Hand{Seated: s, Session: 1, Rules: rules, State: json.RawMessage(state)})
-			sameJSON(t, got, `{"match":1,"hands_played":0,"hands_left":8,"balance":{},"matches_won":{},"summary":"Partie 1: 0 von 8 Spielen gespielt"}`)
+			gamestest.SameJSON(t, got, `{"match":1,"hands_played":0,"hands_left":8,"balance":{},"matches_won":{},"summary":"Partie 1: 0 von 8 Spielen gespielt"}`)
 		}
 	}
 	_, err := Engine{}.Preview(score.Hand{Rules: json.RawMessage(`{"hands_per_match":0}`)})
@@ -75,13 +54,13 @@ func TestPreviewNextEvening(t *testing.T) {
 	tb.play(exampleA())
 	tb.play(penaltyA())
 	h := score.Hand{Seated: []int64{west, sued, ost, bank}, Session: 2, Rules: tb.rules, State: tb.state}
-	sameJSON(t, mustPreview(t, h), `{"match":1,"hands_played":2,"hands_left":1,"balance":{"1":40,"2":-20,"3":6,"4":-26},"matches_won":{},
+	gamestest.SameJSON(t, mustPreview(t, h), `{"match":1,"hands_played":2,"hands_left":1,"balance":{"1":40,"2":-20,"3":6,"4":-26},"matches_won":{},
 		"summary":"Partie 1: 2 von 3 Spielen gespielt; Stand: {{player:4}} -26, {{player:3}} +6, {{player:2}} -20, {{player:1}} +40"}`)
 
 	h.Facts = factsJSON(t, penaltyHand(0, west, sued, ost, bank))
 	h.State = gamestest.MustScore(t, Engine{}, h).State
 	h.Facts = nil
-	sameJSON(t, mustPreview(t, h), `{"match":2,"hands_played":0,"hands_left":3,"balance":{},"matches_won":{"1":1},"last_match_winners":[1],
+	gamestest.SameJSON(t, mustPreview(t, h), `{"match":2,"hands_played":0,"hands_left":3,"balance":{},"matches_won":{"1":1},"last_match_winners":[1],
 		"summary":"Partie 1 gewonnen von {{player:1}}; Partie 2: 0 von 3 Spielen gespielt"}`)
 }
 
@@ -145,7 +124,7 @@ func TestPreviewAgreesWithScoring(t *testing.T) {
 			}
 			state = res.State
 			h.Facts, h.State = nil, state
-			sameJSON(t, mustPreview(t, h), string(state))
+			gamestest.SameJSON(t, mustPreview(t, h), string(state))
 		}
 	}
 }

@@ -14,28 +14,7 @@ var required = []string{"tallies", "to_limit", "limit", "threshold_base", "date"
 
 func mustPreview(t *testing.T, h score.Hand) json.RawMessage {
 	t.Helper()
-	raw, err := Engine{}.Preview(h)
-	if err != nil {
-		t.Fatalf("Preview: %v", err)
-	}
-	gamestest.CompleteState(t, raw, required...)
-	return raw
-}
-
-func sameJSON(t *testing.T, got json.RawMessage, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatal(err)
-	}
-	gb, _ := json.Marshal(g)
-	wb, _ := json.Marshal(w)
-	if string(gb) != string(wb) {
-		t.Errorf("preview\n %s\nwant\n %s", gb, wb)
-	}
+	return gamestest.MustPreview(t, Engine{}, h, required...)
 }
 
 var (
@@ -51,11 +30,11 @@ func TestPreviewNewTable(t *testing.T) {
 	rules := gamestest.MustRules(t, Engine{}, "", `{"threshold_base":1000}`)
 	for _, state := range []string{"", "{}", "null"} {
 		got := mustPreview(t, score.Hand{Seated: []int64{1, 2, 3, 4}, Session: 3, Date: score.Date{Year: 2025, Month: 3, Day: 21}, Rules: rules, State: json.RawMessage(state)})
-		sameJSON(t, got, `{"tallies":{},"to_limit":{},"limit":1021,"threshold_base":1000,"date":{"year":2025,"month":3,"day":21},
+		gamestest.SameJSON(t, got, `{"tallies":{},"to_limit":{},"limit":1021,"threshold_base":1000,"date":{"year":2025,"month":3,"day":21},
 			"round":1,"hands":0,"payouts":{},"summary":"Durchgang 1, 0 Spiele; Grenze 1021 (1000 + 21.)"}`)
 
 		got = mustPreview(t, score.Hand{Rules: rules, State: json.RawMessage(state)})
-		sameJSON(t, got, `{"tallies":{},"to_limit":{},"limit":1000,"threshold_base":1000,"date":{"year":0,"month":0,"day":0},
+		gamestest.SameJSON(t, got, `{"tallies":{},"to_limit":{},"limit":1000,"threshold_base":1000,"date":{"year":0,"month":0,"day":0},
 			"round":1,"hands":0,"payouts":{},"summary":"Durchgang 1, 0 Spiele; Grenze 1000 + Tag des Abends"}`)
 	}
 	_, err := Engine{}.Preview(score.Hand{Rules: rules, Date: score.Date{Year: 2025, Month: 3, Day: 32}})
@@ -88,14 +67,14 @@ func TestPreviewNextEvening(t *testing.T) {
 	afterMarch, afterApril := playEvenings(t, rules)
 
 	got := mustPreview(t, score.Hand{Seated: []int64{5, 4, 3, 2, 1}, Session: 11, Date: april2, Rules: rules, State: afterMarch})
-	sameJSON(t, got, `{"tallies":{"1":"1080","2":"320","3":"0","4":"120"},"to_limit":{"1":"422","2":"1182","3":"1502","4":"1382"},
+	gamestest.SameJSON(t, got, `{"tallies":{"1":"1080","2":"320","3":"0","4":"120"},"to_limit":{"1":"422","2":"1182","3":"1502","4":"1382"},
 		"limit":1502,"threshold_base":1500,"date":{"year":2025,"month":4,"day":2},"round":1,"hands":3,"payouts":{},
 		"summary":"Durchgang 1, 3 Spiele; Grenze 1502 (1500 + 2.): {{player:4}} 120 (noch 1382), {{player:3}} 0 (noch 1502), {{player:2}} 320 (noch 1182), {{player:1}} 1080 (noch 422)"}`)
 
 	// Four players after an evening of five: player 5's tally carries and
 	// is named after the seated players.
 	got = mustPreview(t, score.Hand{Seated: []int64{2, 3, 4, 1}, Session: 12, Date: march31, Rules: rules, State: afterApril})
-	sameJSON(t, got, `{"tallies":{"1":"0","2":"0","3":"41/2","4":"0","5":"0"},"to_limit":{"1":"1531","2":"1531","3":"3021/2","4":"1531","5":"1531"},
+	gamestest.SameJSON(t, got, `{"tallies":{"1":"0","2":"0","3":"41/2","4":"0","5":"0"},"to_limit":{"1":"1531","2":"1531","3":"3021/2","4":"1531","5":"1531"},
 		"limit":1531,"threshold_base":1500,"date":{"year":2025,"month":3,"day":31},"round":2,"hands":1,"payouts":{"1":1},
 		"last_payout":{"session":11,"date":{"year":2025,"month":4,"day":2},"limit":1502,"payers":[1],"tallies":{"1":"1505"},"cents":500,"target":"kitty"},
 		"summary":"Durchgang 2, 1 Spiel; Grenze 1531 (1500 + 31.): {{player:2}} 0 (noch 1531), {{player:3}} 20,5 (noch 1510,5), {{player:4}} 0 (noch 1531), {{player:1}} 0 (noch 1531), {{player:5}} 0 (noch 1531)"}`)
@@ -177,7 +156,7 @@ func TestPreviewAgreesWithScoring(t *testing.T) {
 			}
 			state = res.State
 			h.Facts, h.State = nil, state
-			sameJSON(t, mustPreview(t, h), string(state))
+			gamestest.SameJSON(t, mustPreview(t, h), string(state))
 		}
 	}
 }
