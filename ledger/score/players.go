@@ -3,6 +3,7 @@ package score
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -135,4 +136,23 @@ func (r Result) WithNames(names map[int64]string) Result {
 	}
 	r.State = RenderPlayersJSON(r.State, names)
 	return r
+}
+
+// InSeatingOrder orders ids as they sit in seated, each once; the ids not
+// seated follow, sorted.
+func InSeatingOrder(ids, seated []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	for _, id := range seated {
+		if slices.Contains(ids, id) && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	var rest []int64
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			rest = append(rest, id)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
 }

@@ -2,6 +2,7 @@ package score
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -48,5 +49,18 @@ func TestResultWithNames(t *testing.T) {
 	}
 	if got.Lines[0].Player != 4 || got.Events[0].Players[0] != 1 {
 		t.Errorf("structured fields changed: %+v", got)
+	}
+}
+
+func TestInSeatingOrder(t *testing.T) {
+	for _, c := range []struct{ ids, seated, want []int64 }{
+		{[]int64{4, 2, 9, 1}, []int64{1, 2, 3, 4}, []int64{1, 2, 4, 9}},
+		{[]int64{8, 7}, []int64{3, 1}, []int64{7, 8}},
+		{[]int64{3, 3, 1}, []int64{3, 1}, []int64{3, 1}},
+		{nil, []int64{1, 2}, []int64{}},
+	} {
+		if got := InSeatingOrder(c.ids, c.seated); !slices.Equal(got, c.want) {
+			t.Errorf("InSeatingOrder(%v, %v) = %v, want %v", c.ids, c.seated, got, c.want)
+		}
 	}
 }

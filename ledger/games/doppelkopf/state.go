@@ -129,7 +129,7 @@ func (st *State) summary(seated []int64) string {
 		for id := range st.Solos {
 			ids = append(ids, id)
 		}
-		ids = inSeatingOrder(ids, seated)
+		ids = score.InSeatingOrder(ids, seated)
 		solos := make([]string, 0, len(ids))
 		for _, id := range ids {
 			solos = append(solos, fmt.Sprintf("%s %d", score.PlayerRef(id), st.Solos[id]))
@@ -182,22 +182,4 @@ func bockSummary(left, queued int) string {
 		return "kein Bock"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// inSeatingOrder sorts ids by seat, those not seated after them by id.
-func inSeatingOrder(ids, seated []int64) []int64 {
-	out := make([]int64, 0, len(ids))
-	for _, id := range seated {
-		if slices.Contains(ids, id) {
-			out = append(out, id)
-		}
-	}
-	var rest []int64
-	for _, id := range ids {
-		if !slices.Contains(seated, id) {
-			rest = append(rest, id)
-		}
-	}
-	slices.Sort(rest)
-	return append(out, rest...)
 }

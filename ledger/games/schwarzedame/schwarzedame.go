@@ -443,7 +443,7 @@ func (st *State) summary(r Rules, seated []int64) string {
 		ids = append(ids, id)
 	}
 	parts := make([]string, 0, len(ids))
-	for _, id := range inSeatingOrder(ids, seated) {
+	for _, id := range score.InSeatingOrder(ids, seated) {
 		b := st.Balance[id]
 		parts = append(parts, fmt.Sprintf("%s %s", score.PlayerRef(id), signed(b)))
 	}
@@ -456,24 +456,6 @@ func signed(n int64) string {
 		return "0"
 	}
 	return fmt.Sprintf("%+d", n)
-}
-
-// inSeatingOrder sorts ids by seat, those not seated after them by id.
-func inSeatingOrder(ids, seated []int64) []int64 {
-	out := make([]int64, 0, len(ids))
-	for _, id := range seated {
-		if slices.Contains(ids, id) {
-			out = append(out, id)
-		}
-	}
-	var rest []int64
-	for _, id := range ids {
-		if !slices.Contains(seated, id) {
-			rest = append(rest, id)
-		}
-	}
-	slices.Sort(rest)
-	return append(out, rest...)
 }
 
 func decodeState(raw json.RawMessage) (State, error) {

@@ -227,7 +227,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 	}
 
 	o := f.outcome()
-	seatOrder := orderPlayers(f.ids(), h.Seated)
+	seatOrder := score.InSeatingOrder(f.ids(), h.Seated)
 	res := score.Result{Title: f.title(), Lines: o.lines, Events: []score.Event{}, Winners: []int64{}, Dealer: f.Dealer, Players: seatOrder}
 	for _, id := range seatOrder {
 		minus, lost := o.minus[id]

@@ -97,7 +97,7 @@ func (st *State) settle(r Rules, h score.Hand, handPlayers []int64) (score.Event
 	if len(over) == 0 {
 		return score.Event{}, false
 	}
-	payers := orderPlayers(over, h.Seated)
+	payers := score.InSeatingOrder(over, h.Seated)
 	p := &Payout{
 		Session: h.Session, Date: h.Date, Limit: limit, Payers: payers,
 		Tallies: map[int64]score.Points{}, Cents: r.PayoutCents, Target: TargetKitty,
@@ -159,7 +159,7 @@ func (st *State) at(r Rules, date score.Date, seated []int64) {
 		ids = append(ids, id)
 	}
 	parts := make([]string, 0, len(ids))
-	for _, id := range orderPlayers(ids, seated) {
+	for _, id := range score.InSeatingOrder(ids, seated) {
 		parts = append(parts, fmt.Sprintf("%s %s (%s)", score.PlayerRef(id), formatPoints(st.Tallies[id]), distance(st.ToLimit[id])))
 	}
 	games := "Spiele"
@@ -184,24 +184,6 @@ func distance(toLimit score.Points) string {
 		return formatPoints(toLimit.Neg()) + " über der Grenze"
 	}
 	return "noch " + formatPoints(toLimit)
-}
-
-// orderPlayers sorts ids by seat, the players not seated after them by id.
-func orderPlayers(ids, seated []int64) []int64 {
-	out := make([]int64, 0, len(ids))
-	for _, id := range seated {
-		if slices.Contains(ids, id) && !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	var rest []int64
-	for _, id := range ids {
-		if !slices.Contains(out, id) {
-			rest = append(rest, id)
-		}
-	}
-	slices.Sort(rest)
-	return append(out, rest...)
 }
 
 // without returns ids minus the ones in drop, keeping the order.
