@@ -14,11 +14,7 @@ import (
 // correctHand records a correction of a past hand. The request names the
 // revision it corrects in If-Match ("2" or the ETag "\"2\"").
 func (s *Server) correctHand(c echo.Context) error {
-	tableID, err := pathID(c, "tableID")
-	if err != nil {
-		return err
-	}
-	number, err := pathNumber(c)
+	tableID, number, err := pathHand(c)
 	if err != nil {
 		return err
 	}
@@ -46,11 +42,7 @@ func (s *Server) correctHand(c echo.Context) error {
 }
 
 func (s *Server) handRevisions(c echo.Context) error {
-	tableID, err := pathID(c, "tableID")
-	if err != nil {
-		return err
-	}
-	number, err := pathNumber(c)
+	tableID, number, err := pathHand(c)
 	if err != nil {
 		return err
 	}
@@ -83,11 +75,7 @@ func etag(revision int) string { return `"` + strconv.Itoa(revision) + `"` }
 // /v1/tables/{tableID}/hands/{number}/undo): 200 with the voided hand and
 // the next hand, the same again for a hand already void.
 func (s *Server) undoHand(c echo.Context) error {
-	tableID, err := pathID(c, "tableID")
-	if err != nil {
-		return err
-	}
-	number, err := pathNumber(c)
+	tableID, number, err := pathHand(c)
 	if err != nil {
 		return err
 	}

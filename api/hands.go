@@ -66,11 +66,7 @@ func handPath(h ledger.Hand) string {
 }
 
 func (s *Server) getHand(c echo.Context) error {
-	tableID, err := pathID(c, "tableID")
-	if err != nil {
-		return err
-	}
-	n, err := pathNumber(c)
+	tableID, n, err := pathHand(c)
 	if err != nil {
 		return err
 	}

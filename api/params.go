@@ -18,10 +18,14 @@ func pathID(c echo.Context, name string) (int64, error) {
 	return parseInt(name, c.Param(name))
 }
 
-// pathNumber reads a hand's number from the path.
-func pathNumber(c echo.Context) (int, error) {
+// pathHand reads the table and the hand's number of a hand's path
+// (/v1/tables/{tableID}/hands/{number}/…).
+func pathHand(c echo.Context) (tableID int64, number int, err error) {
+	if tableID, err = pathID(c, "tableID"); err != nil {
+		return 0, 0, err
+	}
 	n, err := parseInt("number", c.Param("number"))
-	return int(n), err
+	return tableID, int(n), err
 }
 
 // queryInt reads an optional integer query parameter, def when absent.
