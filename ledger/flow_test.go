@@ -639,3 +639,36 @@ func TestUndoTakesBackTheLastHandThatCounts(t *testing.T) {
 	_, _, err = c.svc.UndoHand(ctx, c.admin, c.table.ID, 3)
 	wantCode(t, "undoing a hand of a closed session", err, ledger.ECONFLICT)
 }
+
+// openLooking is a TableStore whose unlocked reads still see every session
+// open: what the check before the lock saw when the session closed
+// between that check and the table's lock.
+type openLooking struct{ ledger.TableStore }
+
+func (s openLooking) FindSession(ctx context.Context, clubID, id int64) (ledger.Session, error) {
+	sess, err := s.TableStore.FindSession(ctx, clubID, id)
+	sess.ClosedAt = nil
+	return sess, err
+}
+
+// TestAScorerLosesTheRaceWithTheClose: a scorer's correction whose first
+// look found the session open, but which reaches the table after the
+// session closed, is refused under the lock; nothing changes.
+func TestAScorerLosesTheRaceWithTheClose(t *testing.T) {
+	store := memory.New()
+	ports := store.Ports()
+	ports.Tables = openLooking{ports.Tables}
+	c := newClubOn(t, store, ports)
+	c.play(3)
+	ctx := context.Background()
+	_, err := c.svc.CloseSession(ctx, c.scorer, c.session.ID)
+	c.must(err)
+	void := ledger.Correction{TableID: c.table.ID, Number: 3, Revision: 1, Void: true, Reason: "falsch gegeben"}
+	_, _, err = c.svc.CorrectHand(ctx, c.scorer, void, nil)
+	wantCode(t, "a scorer after the close", err, ledger.EFORBIDDEN)
+	h, err := c.svc.FindHand(ctx, c.admin, c.table.ID, 3)
+	c.must(err)
+	if h.Void || h.Revision != 1 {
+		t.Errorf("hand 3 after the refused correction: void %v, revision %d", h.Void, h.Revision)
+	}
+}
