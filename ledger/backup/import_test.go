@@ -14,6 +14,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
+	"github.com/stichbuch/stichbuch/ledger/backup/backuptest"
 	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
@@ -32,47 +33,6 @@ func hash(c string) string { return strings.Repeat(c, 64) }
 
 // testKey is the chain key of the fake store's installation.
 var testKey, _ = chain.NewKey([]byte("the backup tests' chain key, 32 bytes or more"))
-
-// seal gives the hands and revisions of recs the hashes key chains them
-// with, as the installation that holds key writes them.
-func seal(t *testing.T, recs []backup.Record, key chain.Key) {
-	t.Helper()
-	var club int64
-	games := map[int64]string{}
-	rules := map[int64]json.RawMessage{}
-	heads := map[int64][]byte{}
-	var hand *backup.Hand
-	var head []byte
-	for _, r := range recs {
-		switch {
-		case r.Club != nil:
-			club = r.Club.ID
-		case r.Table != nil:
-			games[r.Table.ID] = r.Table.Game
-		case r.Session != nil:
-			rules[r.Session.ID] = r.Session.Terms.Rules
-		case r.Hand != nil:
-			h := r.Hand
-			sum, err := key.Hand(chain.HandContent{ClubID: club, TableID: h.TableID, SessionID: h.SessionID, Number: h.Number,
-				Game: games[h.TableID], Rules: rules[h.SessionID], Facts: h.Facts, Result: h.Result, StateAfter: h.StateAfter,
-				RecordedBy: h.RecordedBy, RecordedAt: h.RecordedAt}, heads[h.TableID])
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Hash, h.ChainKey = hex.EncodeToString(sum), key.IDHex()
-			heads[h.TableID], hand, head = sum, h, sum
-		case r.Revision != nil:
-			v := r.Revision
-			sum, err := key.Revision(chain.RevisionContent{ClubID: club, HandID: hand.ID, TableID: hand.TableID, Number: hand.Number,
-				Revision: v.Revision, Facts: v.Facts, Result: v.Result, StateAfter: v.StateAfter, Void: v.Void, Reason: v.Reason,
-				CausedBy: v.CausedBy, RecordedBy: v.RecordedBy, RecordedAt: v.RecordedAt}, head)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v.Hash, v.ChainKey, head = hex.EncodeToString(sum), key.IDHex(), sum
-		}
-	}
-}
 
 // club returns the records of a club with tables Schwarze Dame tables,
 // each with an open session of hands hands, one after the other: what
@@ -121,7 +81,7 @@ func club(t *testing.T, tables, hands int, void bool) []backup.Record {
 		}
 		table.State = state
 	}
-	seal(t, recs, testKey)
+	backuptest.Seal(t, recs, testKey)
 	return recs
 }
 
@@ -282,7 +242,7 @@ func TestImportRefusesAHashThatDiffers(t *testing.T) {
 func TestImportRefusesAForeignChainUnlessTold(t *testing.T) {
 	other, _ := chain.NewKey([]byte("another installation's chain key!!"))
 	for name, change := range map[string]func(recs []backup.Record){
-		"another key": func(recs []backup.Record) { seal(t, recs, other) },
+		"another key": func(recs []backup.Record) { backuptest.Seal(t, recs, other) },
 		"no key": func(recs []backup.Record) {
 			for _, r := range recs {
 				if r.Hand != nil {
@@ -313,7 +273,7 @@ func TestImportRefusesAForeignChainUnlessTold(t *testing.T) {
 				t.Errorf("%d hands and revisions chained anew, want 7", in.Rekeyed)
 			}
 			// The links are the ones the installation itself would write.
-			seal(t, recs, testKey)
+			backuptest.Seal(t, recs, testKey)
 			var want []string
 			for _, r := range recs {
 				if r.Hand != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
+	"github.com/stichbuch/stichbuch/ledger/backup/backuptest"
 	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
@@ -158,7 +159,7 @@ func TestImportRefusesAForgedChain(t *testing.T) {
 		}
 	})
 	t.Run("with an HMAC of another key", func(t *testing.T) {
-		resealed(t, forged, otherKey)
+		backuptest.Seal(t, forged, otherKey)
 		for _, r := range forged {
 			if r.Hand != nil {
 				r.Hand.ChainKey = pgtest.ChainKey.IDHex()
@@ -175,43 +176,6 @@ func TestImportRefusesAForgedChain(t *testing.T) {
 		}
 		must(t, postgres.Verify(context.Background(), pool, pgtest.ChainKey, ledger.ZeroSumGames(), nil))
 	})
-}
-
-// resealed gives every hand and revision of recs the hash key chains it
-// with, as an installation holding key would export it.
-func resealed(t *testing.T, recs []backup.Record, key chain.Key) {
-	t.Helper()
-	var club int64
-	games := map[int64]string{}
-	rules := map[int64]json.RawMessage{}
-	heads := map[int64][]byte{}
-	var hand *backup.Hand
-	var head []byte
-	for _, r := range recs {
-		switch {
-		case r.Club != nil:
-			club = r.Club.ID
-		case r.Table != nil:
-			games[r.Table.ID] = r.Table.Game
-		case r.Session != nil:
-			rules[r.Session.ID] = r.Session.Terms.Rules
-		case r.Hand != nil:
-			hd := r.Hand
-			sum, err := key.Hand(chain.HandContent{ClubID: club, TableID: hd.TableID, SessionID: hd.SessionID, Number: hd.Number,
-				Game: games[hd.TableID], Rules: rules[hd.SessionID], Facts: hd.Facts, Result: hd.Result, StateAfter: hd.StateAfter,
-				RecordedBy: hd.RecordedBy, RecordedAt: hd.RecordedAt}, heads[hd.TableID])
-			must(t, err)
-			hd.Hash, hd.ChainKey = hex.EncodeToString(sum), key.IDHex()
-			heads[hd.TableID], hand, head = sum, hd, sum
-		case r.Revision != nil:
-			v := r.Revision
-			sum, err := key.Revision(chain.RevisionContent{ClubID: club, HandID: hand.ID, TableID: hand.TableID, Number: hand.Number,
-				Revision: v.Revision, Facts: v.Facts, Result: v.Result, StateAfter: v.StateAfter, Void: v.Void, Reason: v.Reason,
-				CausedBy: v.CausedBy, RecordedBy: v.RecordedBy, RecordedAt: v.RecordedAt}, head)
-			must(t, err)
-			v.Hash, v.ChainKey, head = hex.EncodeToString(sum), key.IDHex(), sum
-		}
-	}
 }
 
 // TestImportOfAnotherInstallation: a document another installation wrote
