@@ -337,7 +337,7 @@ func (p *webPhone) fill(label, text string) {
 // picker is no part of the page, so the choice is set as the picker would).
 func (p *webPhone) choose(label, optionText string) {
 	p.T().Helper()
-	expr := fmt.Sprintf(`[...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control`, label)
+	expr := fmt.Sprintf(`(document.querySelector('select[aria-label=%q]') || [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === %q)?.control)`, label, label)
 	p.WaitFor(label, expr)
 	var ok bool
 	p.Eval(fmt.Sprintf(`(() => { const s = %s; const o = [...s.options].find((o) => o.text === %q); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, expr, optionText), &ok)
@@ -377,6 +377,20 @@ func TestWebOtherGames(t *testing.T) {
 			p.fill("Augen Anna/Clara", "92")
 			p.fill("Augen Bert/Dora", "60")
 			p.choose("Letzter Stich", "Clara")
+			// Two melds, the second removed again; a Terz in Pik up to the König.
+			for range 2 {
+				p.TapText("", "Meldung hinzufügen")
+			}
+			p.WaitFor("two melds", `document.querySelectorAll('.meld').length === 2`)
+			p.Tap("Meldung 2 entfernen", `document.querySelector('button[aria-label="Meldung 2 entfernen"]')`)
+			p.WaitFor("one meld", `document.querySelectorAll('.meld').length === 1`)
+			p.choose("Meldung 1: Spieler", "Anna")
+			p.choose("Meldung 1: Art", "Terz (20)")
+			p.choose("Meldung 1: Farbe", "Pik")
+			p.choose("Meldung 1: bis", "König")
+			p.choose("Bella (König und Dame Trumpf)", "Clara")
+			p.Tap("Kontra", `[...document.querySelectorAll('label.check')].find((l) => l.textContent.trim() === 'Kontra')?.control`)
+			p.WaitFor("Re after Kontra", `[...document.querySelectorAll('label.check')].some((l) => l.textContent.trim() === 'Re')`)
 		}},
 		{"saukopf", func() {
 			p.choose("Mitspieler", "Clara")
@@ -385,6 +399,14 @@ func TestWebOtherGames(t *testing.T) {
 			p.fill("Stiche der Spieler-Partei", "5")
 			p.choose("Höchster Trumpf bei", "Bert")
 		}},
+	}
+	id := func(i int) string { return fmt.Sprint(seating[i]) }
+	wantFacts := map[string]map[string]string{
+		"klaberjass": {
+			"melds":  fmt.Sprintf("[map[kind:terz player:%s suit:pik top:koenig]]", id(0)),
+			"bella":  id(2),
+			"kontra": "true",
+		},
 	}
 	for _, g := range games {
 		tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Tisch " + g.game, "game": g.game, "stake_cents_per_point": "1"})
@@ -402,6 +424,22 @@ func TestWebOtherGames(t *testing.T) {
 			id := strconv.Itoa(int(pt["player"].(float64)))
 			if onScreen[id] != pt["points"] {
 				t.Errorf("%s: player %s has %q on screen, %q stored", g.game, id, onScreen[id], pt["points"])
+			}
+		}
+		// The facts the screen made are stored as given, and the stored
+		// result is what the score endpoint gives for the same facts.
+		facts := hand["facts"].(map[string]any)
+		if want, ok := wantFacts[g.game]; ok {
+			for k, v := range want {
+				if got := fmt.Sprint(facts[k]); got != v {
+					t.Errorf("%s: stored facts.%s = %s, want %s", g.game, k, got, v)
+				}
+			}
+		}
+		score := e.must(200, "POST", "/v1/games/"+g.game+"/score", e.admin, map[string]any{"player_ids": seating, "facts": facts})
+		for _, k := range []string{"points", "lines"} {
+			if got, want := fmt.Sprint(hand["result"].(map[string]any)[k]), fmt.Sprint(score[k]); got != want {
+				t.Errorf("%s: stored %s %s, the score endpoint gives %s", g.game, k, got, want)
 			}
 		}
 		if g.game == "schwarze_dame" && onScreen[strconv.Itoa(int(seating[0]))] != "20" {
