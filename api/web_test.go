@@ -636,3 +636,82 @@ func mustFloat(s string) float64 {
 	}
 	return f
 }
+
+// TestWebDoppelkopfFiveSeated: with five seated the four who play default
+// to the table's next players; the scorer taps who really played (one of
+// the four sits out instead), records a revoke and a Schweinchen, and the
+// stored hand names those four and scores as the score endpoint does.
+func TestWebDoppelkopfFiveSeated(t *testing.T) {
+	e, b, srv := startWeb(t)
+	var seating []int64
+	names := map[int64]string{}
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora", "Emil"} {
+		id := int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64))
+		seating = append(seating, id)
+		names[id] = n
+	}
+	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Fünfer", "game": "doppelkopf", "stake_cents_per_point": "5"})
+	table := int64(tbl["id"].(float64))
+	e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"player_ids": seating})
+	var usual []int64
+	for _, id := range e.must(200, "GET", fmt.Sprintf("/v1/tables/%d", table), e.admin, nil)["next_hand"].(map[string]any)["next_players"].([]any) {
+		usual = append(usual, int64(id.(float64)))
+	}
+	var out int64 // the one the table expects to sit out
+	for _, id := range seating {
+		if !slices.Contains(usual, id) {
+			out = id
+		}
+	}
+	// The first of the usual four sits out instead.
+	played := append([]int64{}, usual[1:]...)
+	played = append(played, out)
+	slices.SortFunc(played, func(a, b int64) int { return slices.Index(seating, a) - slices.Index(seating, b) })
+
+	p := login(b, srv.URL, e.admin)
+	p.Eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
+	p.doko("", nil, "", func() {
+		who := `fieldset[data-field="facts.players"]`
+		p.WaitFor("the four usual players pressed", fmt.Sprintf(`document.querySelectorAll('%s button[aria-pressed=true]').length === 4`, who))
+		p.WaitFor(names[out]+" not tappable while four play", fmt.Sprintf(`document.querySelector('%s button[data-player="%d"]').disabled`, who, out))
+		p.Tap(names[usual[0]]+" sits out", fmt.Sprintf(`document.querySelector('%s button[data-player="%d"]')`, who, usual[0]))
+		p.Tap(names[out]+" plays", fmt.Sprintf(`document.querySelector('%s button[data-player="%d"]:not([disabled])')`, who, out))
+		p.WaitFor("the Re buttons of the four who play", fmt.Sprintf(`[...document.querySelectorAll('fieldset[data-field="facts.re.players"] button')].map((b) => b.dataset.player).join() === %q`, fmt.Sprint(played[0], ",", played[1], ",", played[2], ",", played[3])))
+		p.Tap("Re "+names[played[0]], `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[0]`)
+		p.Tap("Re "+names[played[2]], `document.querySelectorAll('fieldset[data-field="facts.re.players"] button')[2]`)
+		for _, d := range "130" {
+			p.Tap("digit "+string(d), fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
+		}
+		p.choose("Verworfen (falsch bedient)", names[played[0]])
+		p.choose("Schweinchen angesagt", names[played[1]])
+	})
+	hand := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d/hands/1", table), e.admin, nil)
+	facts := hand["facts"].(map[string]any)
+	for k, want := range map[string]string{
+		"players":      fmt.Sprint(played),
+		"verworfen_by": fmt.Sprint(played[0]),
+		"schweinchen":  fmt.Sprint(played[1]),
+	} {
+		if got := fmt.Sprint(facts[k]); got != want {
+			t.Errorf("stored facts.%s = %s, want %s", k, got, want)
+		}
+	}
+	result := hand["result"].(map[string]any)
+	if _, ok := facts["dealer"]; !ok {
+		facts["dealer"] = result["dealer"]
+	}
+	score := e.must(200, "POST", "/v1/games/doppelkopf/score", e.admin, map[string]any{"player_ids": seating, "facts": facts})
+	for _, k := range []string{"points", "lines"} {
+		if got, want := fmt.Sprint(result[k]), fmt.Sprint(score[k]); got != want {
+			t.Errorf("stored %s %s, the score endpoint gives %s", k, got, want)
+		}
+	}
+	onScreen := p.totals()
+	for _, pt := range result["points"].([]any) {
+		pt := pt.(map[string]any)
+		id := strconv.Itoa(int(pt["player"].(float64)))
+		if onScreen[id] != pt["points"] {
+			t.Errorf("player %s has %q on screen, %q stored", id, onScreen[id], pt["points"])
+		}
+	}
+}

@@ -449,7 +449,7 @@ async function recordScreen(tableID, correcting) {
   const general = h('p', { class: 'problem', role: 'alert', id: 'problem' });
   const reason = h('input', { maxlength: 500, value: '' });
   let timer = null, seq = 0;
-  const ctx = { seating: d.session.player_ids, names: name, options: d.table.options || {}, next: hand ? {} : (d.table.next_hand || {}), initial: hand?.facts, hand,
+  const ctx = { seating: d.session.player_ids, names: name, preset: d.table.preset, options: d.table.options || {}, next: hand ? {} : (d.table.next_hand || {}), initial: hand?.facts, hand,
     onChange: () => { clearTimeout(timer); timer = setTimeout(runPreview, 120); } };
   const f = form(d.table.game, ctx);
   const root = h('form', { onsubmit: (e) => { e.preventDefault(); save(); } },

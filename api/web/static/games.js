@@ -53,15 +53,19 @@ const redeals = new Set(['schmeissen', 'armut_nicht_genommen']);
 
 function doppelkopf(ctx) {
   const f = ctx.initial || {};
-  const players = f.players || ctx.hand?.player_ids || ctx.next.next_players || ctx.seating.slice(0, 4);
+  // With five to seven seated the four who play default to the table's
+  // next players; "Wer spielt?" changes them (then the facts name them).
+  const usual = f.players || ctx.hand?.player_ids || ctx.next.next_players || ctx.seating.slice(0, 4);
+  const players = [...usual];
   const s = {
     game: f.game || 'normal', suit: f.suit || 'kreuz',
     re: [...(f.re?.players || [])], augen: f.re?.augen ?? null,
     reAnn: f.re?.announced || 'none', koAnn: f.kontra?.announced || 'none',
     re2: { doppelkopf: f.re?.doppelkopf || 0, fuchs: f.re?.fuchs_gefangen || 0, karlchen: !!f.re?.karlchen },
     ko2: { doppelkopf: f.kontra?.doppelkopf || 0, fuchs: f.kontra?.fuchs_gefangen || 0, karlchen: !!f.kontra?.karlchen },
-    herzstich: !!f.herzstich,
+    herzstich: !!f.herzstich, verworfen: f.verworfen_by ?? '', schweinchen: f.schweinchen ?? '',
   };
+  const schweinchenOn = ctx.options?.schweinchen ?? ctx.preset !== 'ddv';
   const el = h('div');
   const changed = () => { draw(); ctx.onChange(); };
 
@@ -115,9 +119,29 @@ function doppelkopf(ctx) {
       h('div', { 'data-field': `facts.${party}.karlchen` }, h('label', { class: 'check' },
         h('input', { type: 'checkbox', checked: o.karlchen, onchange: (e) => { o.karlchen = e.target.checked; changed(); } }), ' Karlchen'))));
 
+  function whoPlays() {
+    const box = h('fieldset', { 'data-field': 'facts.players' }, h('legend', {}, 'Wer spielt? (vier antippen)'));
+    const row = h('div', { class: 'row' });
+    for (const id of ctx.seating) {
+      const on = players.includes(id);
+      row.append(h('button', { type: 'button', 'aria-pressed': String(on), 'data-player': id, disabled: !on && players.length >= 4, onclick: () => {
+        if (on) players.splice(players.indexOf(id), 1);
+        else players.push(id);
+        players.sort((a, b) => ctx.seating.indexOf(a) - ctx.seating.indexOf(b));
+        for (const x of [s.re]) x.splice(0, x.length, ...x.filter((p) => players.includes(p)));
+        if (!players.includes(s.verworfen)) s.verworfen = '';
+        if (!players.includes(s.schweinchen)) s.schweinchen = '';
+        changed();
+      } }, ctx.names(id)));
+    }
+    box.append(row);
+    return box;
+  }
+  const pick = (label, fieldName, key) => field(label, select(playerOptions(players, ctx.names, 'niemand'), s[key], (v) => { s[key] = v === '' ? '' : Number(v); changed(); }), { 'data-field': fieldName });
+
   function draw() {
     el.replaceChildren(
-      h('p', { class: 'muted' }, 'Es spielen: ' + players.map(ctx.names).join(', ')),
+      ctx.seating.length > 4 ? whoPlays() : h('p', { class: 'muted' }, 'Es spielen: ' + players.map(ctx.names).join(', ')),
       gameButtons());
     if (redeals.has(s.game)) return;
     el.append(
@@ -126,13 +150,16 @@ function doppelkopf(ctx) {
       h('div', { class: 'row' }, ann('re', s.reAnn, (v) => { s.reAnn = v; }), ann('kontra', s.koAnn, (v) => { s.koAnn = v; })),
       specials('re', s.re2), specials('kontra', s.ko2),
       h('div', { 'data-field': 'facts.herzstich' }, h('label', { class: 'check' },
-        h('input', { type: 'checkbox', checked: s.herzstich, onchange: (e) => { s.herzstich = e.target.checked; changed(); } }), ' Herzstich (löst Bock aus)')));
+        h('input', { type: 'checkbox', checked: s.herzstich, onchange: (e) => { s.herzstich = e.target.checked; changed(); } }), ' Herzstich (löst Bock aus)')),
+      h('div', { class: 'row' }, pick('Verworfen (falsch bedient)', 'facts.verworfen_by', 'verworfen'),
+        (schweinchenOn || s.schweinchen !== '') && pick('Schweinchen angesagt', 'facts.schweinchen', 'schweinchen')));
   }
   draw();
 
   function facts() {
     const out = { game: s.game };
-    if (ctx.hand) { out.players = ctx.hand.player_ids; out.dealer = ctx.hand.dealer_id; }
+    if (ctx.hand) { out.players = [...players]; out.dealer = ctx.hand.dealer_id; }
+    else if (players.length !== usual.length || players.some((p) => !usual.includes(p))) out.players = [...players];
     if (redeals.has(s.game)) return out;
     if (s.game === 'farbsolo') out.suit = s.suit;
     const party = (o, a) => {
@@ -145,6 +172,8 @@ function doppelkopf(ctx) {
     out.re = { players: [...s.re], augen: s.augen ?? -1, ...party(s.re2, s.reAnn) };
     out.kontra = party(s.ko2, s.koAnn);
     if (s.herzstich) out.herzstich = true;
+    if (s.verworfen !== '') out.verworfen_by = s.verworfen;
+    if (s.schweinchen !== '') out.schweinchen = s.schweinchen;
     return out;
   }
   return { el, facts };
