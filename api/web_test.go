@@ -420,6 +420,31 @@ func TestWebOtherGames(t *testing.T) {
 			p.fill("Stiche der Spieler-Partei", "5")
 			p.choose("Höchster Trumpf bei", "Bert")
 		}, nil},
+		{"saukopf", 0, func() {
+			// A Dreihaxer at a table of four: Anna sits out, Dora plays.
+			p.choose("Variante", "Dreihaxer (3 Spieler)")
+			who := `fieldset[data-field="facts.players"]`
+			p.WaitFor("three pressed", fmt.Sprintf(`document.querySelectorAll('%s button[aria-pressed=true]').length === 3`, who))
+			p.Tap("Anna sits out", fmt.Sprintf(`document.querySelector('%s button[data-player="%s"]')`, who, id(0)))
+			p.Tap("Dora plays", fmt.Sprintf(`document.querySelector('%s button[data-player="%s"]:not([disabled])')`, who, id(3)))
+			p.choose("Spiel", "Eber")
+			p.choose("Spieler", "Clara")
+			p.choose("Trog", "ohne Trog")
+			p.fill("Augen der offenen Karten", "10")
+			p.fill("Reizwert", "70")
+			p.fill("Augen der Spieler-Partei", "75")
+			p.fill("Stiche der Spieler-Partei", "6")
+			p.choose("Höchster Trumpf bei", "Clara")
+			p.fill("Laufende", "2")
+		}, map[string]string{"variant": "dreihaxer", "players": fmt.Sprint([]any{seating[1], seating[2], seating[3]}), "trog": "ohne", "open_augen": "10", "contract": "eber"}},
+		{"saukopf", 0, func() {
+			p.choose("Spiel", "Wilde Sauerei (niemand hat gereizt)")
+			for i, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+				p.fill("Augen "+n, []string{"40", "30", "30", "20"}[i])
+				p.fill("Stiche "+n, []string{"3", "2", "2", "1"}[i])
+			}
+			p.choose("Höchster Trumpf bei", "Bert")
+		}, map[string]string{"per_player": fmt.Sprintf("[map[augen:40 player:%s tricks:3] map[augen:30 player:%s tricks:2] map[augen:30 player:%s tricks:2] map[augen:20 player:%s tricks:1]]", id(0), id(1), id(2), id(3))}},
 	}
 	for i, g := range games {
 		seats := seating
