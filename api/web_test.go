@@ -740,3 +740,68 @@ func TestWebDoppelkopfFiveSeated(t *testing.T) {
 		}
 	}
 }
+
+// TestWebRecordScreensNarrow opens every game's record screen on a 360 px
+// phone with large text, with the inputs that appear on demand shown (a
+// meld, Re after Kontra, the doublings, the Stock, "Wer spielt?", the
+// Wilde Sauerei): nothing overflows and every control has a name.
+func TestWebRecordScreensNarrow(t *testing.T) {
+	e, b, srv := startWeb(t)
+	var seating []int64
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora", "Emil"} {
+		seating = append(seating, int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64)))
+	}
+	p := login(b, srv.URL, e.admin)
+	p.Call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
+	p.Eval(`document.documentElement.style.fontSize = '150%'`, nil)
+	screens := []struct {
+		game  string
+		seats int
+		open  func()
+	}{
+		{"doppelkopf", 5, func() {
+			p.WaitFor("Wer spielt?", `document.querySelector('fieldset[data-field="facts.players"]')`)
+		}},
+		{"klaberjass", 4, func() {
+			p.TapText("", "Meldung hinzufügen")
+			p.WaitFor("a meld", `document.querySelector('.meld')`)
+			p.Tap("Kontra", `[...document.querySelectorAll('label.check')].find((l) => l.textContent.trim() === 'Kontra')?.control`)
+			p.WaitFor("Re", `[...document.querySelectorAll('label.check')].some((l) => l.textContent.trim() === 'Re')`)
+		}},
+		{"schwarze_sau", 3, func() {
+			p.choose("Kontra von", "Anna")
+			p.WaitFor("Re von", `[...document.querySelectorAll('label')].some((l) => l.textContent.trim() === 'Re von')`)
+		}},
+		{"saukopf", 5, func() {
+			p.choose("Spiel", "Wilde Sauerei (niemand hat gereizt)")
+			p.WaitFor("the Wilde Sauerei", `document.querySelector('[data-field="facts.per_player"]') && document.querySelector('fieldset[data-field="facts.players"]')`)
+		}},
+		{"saukopf", 3, func() {
+			p.choose("Trog", "ohne Trog")
+			p.WaitFor("the open cards", `[...document.querySelectorAll('label')].some((l) => l.textContent.trim() === 'Augen der offenen Karten')`)
+		}},
+	}
+	for i, s := range screens {
+		tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": fmt.Sprintf("Schmal %d", i), "game": s.game, "stake_cents_per_point": "1"})
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"player_ids": seating[:s.seats]})
+		p.Eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, tbl["id"]), nil)
+		p.WaitFor(s.game+"'s record screen", `document.querySelector('#save')`)
+		s.open()
+		var fit struct {
+			Width, Page float64
+			Unnamed     []string
+		}
+		p.Eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
+			unnamed: [...document.querySelectorAll('button, input, select, a')].filter((el) =>
+				!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.textContent.trim()).map((el) => el.outerHTML.slice(0, 80))})`, &fit)
+		if fit.Page > 360 || fit.Width > 360 {
+			t.Errorf("%s with %d seated is %.0f px wide (viewport %.0f) on a 360 px screen", s.game, s.seats, fit.Page, fit.Width)
+		}
+		if len(fit.Unnamed) > 0 {
+			t.Errorf("%s with %d seated: controls without a name: %v", s.game, s.seats, fit.Unnamed)
+		}
+		if s := p.ConsoleErrors(); s != "" {
+			t.Errorf("console errors: %s", s)
+		}
+	}
+}
