@@ -343,7 +343,14 @@ function saukopf(ctx) {
     spieler: f.spieler, contract: f.per_player ? 'wild' : f.contract || 'sauerei', called_sau: f.called_sau || 'eichel', mitspieler: f.mitspieler,
     trump_suit: f.trump_suit || 'herz', knorpel_suit: ks, knorpel_rank: kr, knorpel_holder: f.knorpel_holder, trog: f.trog || 'mit', open_augen: f.open_augen,
     augen: f.augen, tricks: f.tricks, bid: f.bid ?? undefined, holder: f.laufende?.holder, laufende: f.laufende?.count ?? 1 };
-  let players = f.players ? [...f.players] : ctx.seating.slice(0, s.variant === 'dreihaxer' ? 3 : 4);
+  // With more seated than play, the seats after the dealer play.
+  const after = (n) => {
+    const d = ctx.seating.indexOf(s.dealer);
+    if (ctx.seating.length <= n || d < 0) return ctx.seating.slice(0, n);
+    return ctx.seating.map((_, i) => ctx.seating[(d + 1 + i) % ctx.seating.length]).slice(0, n)
+      .sort((a, b) => ctx.seating.indexOf(a) - ctx.seating.indexOf(b));
+  };
+  let players = f.players ? [...f.players] : after(s.variant === 'dreihaxer' ? 3 : 4);
   const perRows = Object.fromEntries((f.per_player || []).map((p) => [p.player, { augen: p.augen, tricks: p.tricks }]));
   const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange });
   const changed = () => draw();
@@ -376,10 +383,7 @@ function saukopf(ctx) {
     el.replaceChildren(
       ctx.seating.length > 3 && field('Variante', select([['vierer', 'Vierer (4 Spieler)'], ['dreihaxer', 'Dreihaxer (3 Spieler)']], s.variant, (v) => {
         s.variant = v;
-        const n = v === 'dreihaxer' ? 3 : 4;
-        players = players.slice(0, n);
-        for (const id of ctx.seating) if (players.length < n && !players.includes(id)) players.push(id);
-        players.sort((a, b) => ctx.seating.indexOf(a) - ctx.seating.indexOf(b));
+        players = after(v === 'dreihaxer' ? 3 : 4);
         if (v === 'dreihaxer' && (s.contract === 'sauerei' || s.contract === 'wild')) s.contract = 'keiler';
         changed();
       }), { 'data-field': 'facts.variant' }),
