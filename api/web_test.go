@@ -419,7 +419,11 @@ func TestWebOtherGames(t *testing.T) {
 			p.fill("Augen der Spieler-Partei", "85")
 			p.fill("Stiche der Spieler-Partei", "5")
 			p.choose("Höchster Trumpf bei", "Bert")
-		}, nil},
+			p.fill("Huftritte", "1")
+			p.choose("Herz-Sau gestochen von", "Anna")
+			p.choose("Herz-Sau von", "Dora")
+			p.choose("Hauer (letzter Stich mit dem Eichel-Unter)", "Bert")
+		}, map[string]string{"huftritte": "1", "hauer": id(1), "saukopf": fmt.Sprintf("map[herz_sau_of:%s trumped_by:%s]", id(3), id(0))}},
 		{"saukopf", 0, func() {
 			// A Dreihaxer at a table of four: Anna sits out, Dora plays.
 			p.choose("Variante", "Dreihaxer (3 Spieler)")

@@ -342,7 +342,9 @@ function saukopf(ctx) {
   const s = { variant: f.variant || (ctx.seating.length === 3 ? 'dreihaxer' : 'vierer'), dealer: f.dealer || ctx.next.next_dealer || ctx.seating[ctx.seating.length - 1],
     spieler: f.spieler, contract: f.per_player ? 'wild' : f.contract || 'sauerei', called_sau: f.called_sau || 'eichel', mitspieler: f.mitspieler,
     trump_suit: f.trump_suit || 'herz', knorpel_suit: ks, knorpel_rank: kr, knorpel_holder: f.knorpel_holder, trog: f.trog || 'mit', open_augen: f.open_augen,
-    augen: f.augen, tricks: f.tricks, bid: f.bid ?? undefined, holder: f.laufende?.holder, laufende: f.laufende?.count ?? 1 };
+    augen: f.augen, tricks: f.tricks, bid: f.bid === 'schwarz' ? undefined : f.bid ?? undefined, schwarz: f.bid === 'schwarz', holder: f.laufende?.holder, laufende: f.laufende?.count ?? 1,
+    unrein: !!f.unrein, am_spiess: !!f.am_spiess, stallgeruch: !!f.stallgeruch, huftritte: f.huftritte, hauer: f.hauer ?? '',
+    trumped_by: f.saukopf?.trumped_by ?? '', herz_sau_of: f.saukopf?.herz_sau_of ?? '' };
   // With more seated than play, the seats after the dealer play.
   const after = (n) => {
     const d = ctx.seating.indexOf(s.dealer);
@@ -355,6 +357,9 @@ function saukopf(ctx) {
   const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange });
   const changed = () => draw();
   const who = (label, key, fieldName, only = players) => field(label, select(playerOptions(only, ctx.names), s[key], (v) => { s[key] = Number(v); }), { 'data-field': fieldName });
+  const check = (text, key, fieldName, redraw) => h('div', { 'data-field': fieldName }, h('label', { class: 'check' },
+    h('input', { type: 'checkbox', checked: s[key], onchange: (e) => { s[key] = e.target.checked; if (redraw) draw(); } }), ' ' + text));
+  const maybe = (label, key, fieldName, only = players) => field(label, select(playerOptions(only, ctx.names, 'niemand'), s[key], (v) => { s[key] = v === '' ? '' : Number(v); draw(); }), { 'data-field': fieldName });
   const num = (label, key, fieldName, attrs) => field(label, numberInput(s[key], (v) => { s[key] = v; }, attrs), { 'data-field': fieldName });
 
   function whoPlays() {
@@ -379,6 +384,8 @@ function saukopf(ctx) {
     for (const k of ['spieler', 'holder']) if (!players.includes(s[k])) s[k] = first;
     if (!players.includes(s.mitspieler) || s.mitspieler === s.spieler) s.mitspieler = players.find((p) => p !== s.spieler);
     if (!players.includes(s.knorpel_holder) || s.knorpel_holder === s.spieler) s.knorpel_holder = players.find((p) => p !== s.spieler);
+    for (const k of ['trumped_by', 'herz_sau_of', 'hauer']) if (s[k] !== '' && !players.includes(s[k])) s[k] = '';
+    if (s.herz_sau_of === s.trumped_by) s.herz_sau_of = '';
     const opts = three ? contracts.filter(([v]) => v !== 'sauerei') : [...contracts, ['wild', 'Wilde Sauerei (niemand hat gereizt)']];
     el.replaceChildren(
       ctx.seating.length > 3 && field('Variante', select([['vierer', 'Vierer (4 Spieler)'], ['dreihaxer', 'Dreihaxer (3 Spieler)']], s.variant, (v) => {
@@ -398,7 +405,8 @@ function saukopf(ctx) {
         who('Spieler', 'spieler', 'facts.spieler'),
         s.contract === 'sauerei' && h('div', { class: 'row' },
           field('Gerufene Sau', select([['eichel', 'Eichel'], ['gras', 'Gras'], ['schellen', 'Schellen']], s.called_sau, (v) => { s.called_sau = v; }), { 'data-field': 'facts.called_sau' }),
-          who('Mitspieler', 'mitspieler', 'facts.mitspieler')),
+          !s.unrein && who('Mitspieler', 'mitspieler', 'facts.mitspieler')),
+        s.contract === 'sauerei' && check('Unrein (Spieler hat die Sau selbst)', 'unrein', 'facts.unrein', true),
         s.contract === 'keiler' && field('Trumpffarbe', select(sauSuits, s.trump_suit, (v) => { s.trump_suit = v; }), { 'data-field': 'facts.trump_suit' }),
         s.contract === 'knorpel' && h('div', { class: 'row', 'data-field': 'facts.knorpel_card' },
           field('Knorpel-Farbe', select(sauSuits, s.knorpel_suit, (v) => { s.knorpel_suit = v; })),
@@ -406,12 +414,20 @@ function saukopf(ctx) {
         s.contract === 'knorpel' && who('Knorpel hält', 'knorpel_holder', 'facts.knorpel_holder', players.filter((p) => p !== s.spieler)),
         three && field('Trog', select([['mit', 'mit Trog'], ['ohne', 'ohne Trog']], s.trog, (v) => { s.trog = v; changed(); }), { 'data-field': 'facts.trog' }),
         three && s.trog === 'ohne' && num('Augen der offenen Karten', 'open_augen', 'facts.open_augen', { max: 22 }),
-        num('Reizwert', 'bid', 'facts.bid', { min: 61, max: 120 }),
+        h('div', { class: 'row' }, !s.schwarz && num('Reizwert', 'bid', 'facts.bid', { min: 61, max: 120 }), check('schwarz gereizt', 'schwarz', 'facts.bid', true)),
         num('Augen der Spieler-Partei', 'augen', 'facts.augen'),
-        num('Stiche der Spieler-Partei', 'tricks', 'facts.tricks'));
+        num('Stiche der Spieler-Partei', 'tricks', 'facts.tricks'),
+        h('div', { class: 'row' }, check('am Spieß', 'am_spiess', 'facts.am_spiess'), num('Huftritte', 'huftritte', 'facts.huftritte', { max: 10 })),
+        s.contract === 'sauerei' && !s.unrein && check('Stallgeruch (Mitspieler, ab 75 oder schwarz)', 'stallgeruch', 'facts.stallgeruch'));
     }
     if (!['schwarte', 'knorpel', 'mastschwein'].includes(s.contract)) {
       el.append(h('div', { class: 'row' }, who('Höchster Trumpf bei', 'holder', 'facts.laufende.holder'), num('Laufende', 'laufende', 'facts.laufende.count', { min: 1 })));
+    }
+    if (s.contract === 'sauerei' || wild) {
+      el.append(h('fieldset', { 'data-field': 'facts.saukopf' }, h('legend', {}, 'Sauerei: Saukopf und Hauer'),
+        h('div', { class: 'row' }, maybe('Herz-Sau gestochen von', 'trumped_by', 'facts.saukopf.trumped_by'),
+          s.trumped_by !== '' && maybe('Herz-Sau von', 'herz_sau_of', 'facts.saukopf.herz_sau_of', players.filter((p) => p !== s.trumped_by))),
+        maybe('Hauer (letzter Stich mit dem Eichel-Unter)', 'hauer', 'facts.hauer')));
     }
     ctx.onChange();
   }
@@ -422,14 +438,26 @@ function saukopf(ctx) {
       out.per_player = players.map((id) => ({ player: id, augen: perRows[id]?.augen ?? 0, tricks: perRows[id]?.tricks ?? 0 }));
     } else {
       Object.assign(out, { spieler: s.spieler, contract: s.contract, augen: s.augen ?? 0, tricks: s.tricks ?? 0 });
-      if (s.bid !== undefined) out.bid = s.bid;
-      if (s.contract === 'sauerei') { out.called_sau = s.called_sau; out.mitspieler = s.mitspieler; }
+      if (s.schwarz) out.bid = 'schwarz';
+      else if (s.bid !== undefined) out.bid = s.bid;
+      if (s.contract === 'sauerei') {
+        out.called_sau = s.called_sau;
+        if (s.unrein) out.unrein = true;
+        else out.mitspieler = s.mitspieler;
+        if (s.stallgeruch && !s.unrein) out.stallgeruch = true;
+      }
+      if (s.am_spiess) out.am_spiess = true;
+      if (s.huftritte) out.huftritte = s.huftritte;
       if (s.contract === 'keiler') out.trump_suit = s.trump_suit;
       if (s.contract === 'knorpel') { out.knorpel_card = `${s.knorpel_suit}_${s.knorpel_rank}`; out.knorpel_holder = s.knorpel_holder; }
       if (s.variant === 'dreihaxer') out.trog = s.trog;
       if (s.variant === 'dreihaxer' && s.trog === 'ohne') out.open_augen = s.open_augen ?? 0;
     }
     if (!['schwarte', 'knorpel', 'mastschwein'].includes(s.contract)) out.laufende = { holder: s.holder, count: s.laufende ?? 0 };
+    if (s.contract === 'sauerei' || s.contract === 'wild') {
+      if (s.trumped_by !== '' && s.herz_sau_of !== '') out.saukopf = { trumped_by: s.trumped_by, herz_sau_of: s.herz_sau_of };
+      if (s.hauer !== '') out.hauer = s.hauer;
+    }
     return out;
   } };
 }
