@@ -809,3 +809,32 @@ func TestWebRecordScreensNarrow(t *testing.T) {
 		}
 	}
 }
+
+// TestWebKlaberjassMeldProblem: a meld the rules refuse (the same cards
+// declared twice) is marked at that meld's row, and removing it clears
+// the problem.
+func TestWebKlaberjassMeldProblem(t *testing.T) {
+	e, b, srv := startWeb(t)
+	var seating []int64
+	for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+		seating = append(seating, int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64)))
+	}
+	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Jass", "game": "klaberjass", "stake_cents_per_point": "1"})
+	e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", tbl["id"]), e.admin, map[string]any{"player_ids": seating})
+	p := login(b, srv.URL, e.admin)
+	p.Eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, tbl["id"]), nil)
+	p.WaitFor("the record screen", `document.querySelector('#save')`)
+	p.fill("Augen Anna/Clara", "92")
+	p.fill("Augen Bert/Dora", "60")
+	for _, m := range []string{"Meldung 1", "Meldung 2"} {
+		p.TapText("", "Meldung hinzufügen")
+		p.choose(m+": Farbe", "Pik")
+		p.choose(m+": bis", "König")
+	}
+	p.WaitFor("the second meld marked", `document.querySelector('.meld[data-field="facts.melds[1]"].has-problem .problem')`)
+	if p.Text(`.meld[data-field="facts.melds[0]"] .problem`) != "" {
+		t.Errorf("the first meld is marked too")
+	}
+	p.Tap("Meldung 2 entfernen", `document.querySelector('button[aria-label="Meldung 2 entfernen"]')`)
+	p.WaitFor("the preview without a problem", `document.querySelector('#preview strong')?.textContent && !document.querySelector('.has-problem')`)
+}
