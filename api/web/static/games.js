@@ -1,7 +1,9 @@
 // games.js: one recording screen per game. form(game, ctx) builds the
 // screen and returns {el, facts()}: el carries data-field attributes named
 // like the JSON paths the API's problems name ("facts.re.augen"), so a
-// refusal is shown next to the input it names.
+// refusal is shown next to the input it names. ctx carries the seating,
+// names(id), the table's preset and options, next (the table's next_hand),
+// initial and hand (when correcting) and onChange (runs the preview).
 import { h, field, select } from './ui.js';
 
 export const gameNames = {
