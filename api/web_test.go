@@ -359,7 +359,7 @@ func TestWebOtherGames(t *testing.T) {
 	id := func(i int) string { return fmt.Sprint(seating[i]) }
 	games := []struct {
 		game  string
-		seats int               // the first seats of the four seated, 0 for all
+		seats int // the first seats of the four seated, 0 for all
 		fill  func()
 		want  map[string]string // facts the screen must have stored, printed
 	}{
@@ -476,7 +476,7 @@ func TestWebOtherGames(t *testing.T) {
 		// result is what the score endpoint gives for the same facts.
 		facts := hand["facts"].(map[string]any)
 		for k, v := range g.want {
-				if got := fmt.Sprint(facts[k]); got != v {
+			if got := fmt.Sprint(facts[k]); got != v {
 				t.Errorf("%s: stored facts.%s = %s, want %s", g.game, k, got, v)
 			}
 		}
