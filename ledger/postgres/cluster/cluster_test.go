@@ -476,3 +476,34 @@ func TestEnsureDatabaseAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestReapStopsWhatADeadHolderLeft: Reap leaves a cluster whose holder
+// runs alone, and stops the server a dead holder left running.
+func TestReapStopsWhatADeadHolderLeft(t *testing.T) {
+	t.Parallel()
+	dir, _, getenv := testDir(t)
+	data := filepath.Join(dir, "data")
+	c := start(t, Options{DataDir: data, Ephemeral: true, Getenv: getenv, Command: "go test (pgtest)"})
+	ctx := context.Background()
+	if abandoned, err := Reap(ctx, Options{DataDir: data, Getenv: getenv}); err != nil || abandoned {
+		t.Fatalf("Reap of a held cluster: abandoned %v, %v", abandoned, err)
+	}
+	ping(t, c)
+	// What a killed test binary leaves (see TestLeftoverServerIsStopped).
+	leftover := c.sup.halt()
+	c.sup = nil
+	c.lock.f.Close()
+	c.stopped = true
+	abandoned, err := Reap(ctx, Options{DataDir: data, Getenv: getenv})
+	if err != nil || !abandoned {
+		t.Fatalf("Reap of an abandoned cluster: abandoned %v, %v", abandoned, err)
+	}
+	select {
+	case <-leftover.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the abandoned server still runs")
+	}
+	if abandoned, err := Reap(ctx, Options{DataDir: filepath.Join(dir, "nothing")}); err != nil || abandoned {
+		t.Errorf("Reap of a directory without a lock: abandoned %v, %v", abandoned, err)
+	}
+}

@@ -41,6 +41,7 @@ func run(m *testing.M) int {
 	ctx := context.Background()
 	base := os.Getenv("DATABASE_URL")
 	if base == "" {
+		reapAbandoned(ctx)
 		dir, err := os.MkdirTemp("", "stichbuch-test-")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "pgtest:", err)
@@ -76,6 +77,32 @@ func run(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// abandonedAfter is how old a test cluster's directory must be before
+// another test binary may take it for abandoned: one whose maker has not
+// yet locked it is younger.
+const abandonedAfter = time.Minute
+
+// reapAbandoned stops the servers and removes the directories of test
+// clusters whose test binary ended without stopping them (killed by its
+// timeout or by hand): their postmasters would otherwise run on. The
+// clusters of test binaries still running are locked and left alone.
+func reapAbandoned(ctx context.Context) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "stichbuch-test-*"))
+	for _, dir := range dirs {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() || time.Since(info.ModTime()) < abandonedAfter {
+			continue
+		}
+		abandoned, err := cluster.Reap(ctx, cluster.Options{DataDir: filepath.Join(dir, "data")})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "pgtest: an abandoned test cluster in %s: %v\n", dir, err)
+			continue
+		}
+		if abandoned {
+			os.RemoveAll(dir)
+		}
+	}
 }
 
 // chainSecret is the tests' chain key: every store of a test binary is one
