@@ -608,26 +608,11 @@ func TestWebNarrowLargeText(t *testing.T) {
 	e, b, srv := startWeb(t)
 	table, _ := dokoEvening(e)
 	p := login(b, srv.URL, e.admin)
-	p.Call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
-	p.Eval(`document.documentElement.style.fontSize = '150%'`, nil)
+	narrowLargeText(p)
 	for _, screen := range []string{"", "/neu"} {
 		p.Eval(fmt.Sprintf(`location.hash = '#/t/%d%s'`, table, screen), nil)
 		p.WaitFor("the screen", `document.querySelector('#sheet') || document.querySelector('#save')`)
-		var fit struct {
-			Width, Page float64
-			Unnamed     []string
-		}
-		p.Eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
-			unnamed: [...document.querySelectorAll('button, input, select, a')].filter((el) =>
-				!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.textContent.trim()).map((el) => el.outerHTML.slice(0, 80))})`, &fit)
-		// A phone's browser widens its layout viewport (and innerWidth)
-		// to what overflows, so both are held to the screen's 360 px.
-		if fit.Page > 360 || fit.Width > 360 {
-			t.Errorf("#/t/%d%s is %.0f px wide (viewport %.0f) on a 360 px screen", table, screen, fit.Page, fit.Width)
-		}
-		if len(fit.Unnamed) > 0 {
-			t.Errorf("#/t/%d%s: controls without a name: %v", table, screen, fit.Unnamed)
-		}
+		checkFits(t, p, fmt.Sprintf("#/t/%d%s", table, screen))
 	}
 }
 
@@ -756,8 +741,7 @@ func TestWebRecordScreensNarrow(t *testing.T) {
 		seating = append(seating, int64(e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"].(float64)))
 	}
 	p := login(b, srv.URL, e.admin)
-	p.Call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": true}, nil)
-	p.Eval(`document.documentElement.style.fontSize = '150%'`, nil)
+	narrowLargeText(p)
 	screens := []struct {
 		game  string
 		seats int
@@ -791,19 +775,7 @@ func TestWebRecordScreensNarrow(t *testing.T) {
 		p.Eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, tbl["id"]), nil)
 		p.WaitFor(s.game+"'s record screen", `document.querySelector('#save')`)
 		s.open()
-		var fit struct {
-			Width, Page float64
-			Unnamed     []string
-		}
-		p.Eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
-			unnamed: [...document.querySelectorAll('button, input, select, a')].filter((el) =>
-				!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.textContent.trim()).map((el) => el.outerHTML.slice(0, 80))})`, &fit)
-		if fit.Page > 360 || fit.Width > 360 {
-			t.Errorf("%s with %d seated is %.0f px wide (viewport %.0f) on a 360 px screen", s.game, s.seats, fit.Page, fit.Width)
-		}
-		if len(fit.Unnamed) > 0 {
-			t.Errorf("%s with %d seated: controls without a name: %v", s.game, s.seats, fit.Unnamed)
-		}
+		checkFits(t, p, fmt.Sprintf("%s with %d seated", s.game, s.seats))
 		if s := p.ConsoleErrors(); s != "" {
 			t.Errorf("console errors: %s", s)
 		}
@@ -837,4 +809,31 @@ func TestWebKlaberjassMeldProblem(t *testing.T) {
 	}
 	p.Tap("Meldung 2 entfernen", `document.querySelector('button[aria-label="Meldung 2 entfernen"]')`)
 	p.WaitFor("the preview without a problem", `document.querySelector('#preview strong')?.textContent && !document.querySelector('.has-problem')`)
+}
+
+// narrowLargeText makes p a 360 px phone with its text at 150 %.
+func narrowLargeText(p *webPhone) {
+	p.Viewport(360, 740, 1, true)
+	p.Eval(`document.documentElement.style.fontSize = '150%'`, nil)
+}
+
+// checkFits fails the test when the screen p shows (what) is wider than
+// the phone's 360 px or has a control without a label or name. A phone's
+// browser widens its layout viewport (and innerWidth) to what overflows,
+// so both are held to the screen's width.
+func checkFits(t *testing.T, p *webPhone, what string) {
+	t.Helper()
+	var fit struct {
+		Width, Page float64
+		Unnamed     []string
+	}
+	p.Eval(`({width: innerWidth, page: document.documentElement.scrollWidth,
+		unnamed: [...document.querySelectorAll('button, input, select, a')].filter((el) =>
+			!(el.labels && el.labels.length) && !el.getAttribute('aria-label') && !el.textContent.trim()).map((el) => el.outerHTML.slice(0, 80))})`, &fit)
+	if fit.Page > 360 || fit.Width > 360 {
+		t.Errorf("%s is %.0f px wide (viewport %.0f) on a 360 px screen", what, fit.Page, fit.Width)
+	}
+	if len(fit.Unnamed) > 0 {
+		t.Errorf("%s: controls without a name: %v", what, fit.Unnamed)
+	}
 }
