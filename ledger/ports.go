@@ -175,8 +175,9 @@ type Tx interface {
 	StatsTx
 	TournamentTx
 	JoinTx
-	// RecordChange appends a change to the club's feed. The club's counter
-	// stays locked until the commit, so a flow records its change last.
+	// RecordChange appends a change to the club's feed. The store numbers
+	// it gap-free in commit order and, when the flow returns, the change is
+	// in the feed; a flow records its change last.
 	RecordChange(ctx context.Context, c NewChange) error
 }
 

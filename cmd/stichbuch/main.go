@@ -191,7 +191,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if cfg.SetupToken, err = setupToken(ctx, pool); err != nil {
 		return err
 	}
-	handler, err := api.New(postgres.New(pool, key).Service(), log, cfg)
+	store := postgres.New(pool, key)
+	go store.KeepNumbering(ctx, 2*time.Second, log)
+	handler, err := api.New(store.Service(), log, cfg)
 	if err != nil {
 		return err
 	}

@@ -3,21 +3,22 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// changeSQL numbers a change with the club's counter and stores it. The
-// counter is a row of clubs, locked until the transaction commits, so
-// changes are numbered in commit order with no gap; the NOTIFY goes out at
-// commit, to every instance of the service.
-const changeSQL = `
-	WITH c AS (UPDATE clubs SET change_seq = change_seq + 1 WHERE club_id = $1 RETURNING change_seq)
-	INSERT INTO changes (club_id, seq, kind, table_id, session_id, number, data)
-	SELECT $1, c.change_seq, $2, $3, $4, $5, $6 FROM c
-	RETURNING seq, pg_notify('stichbuch_changes', $1::text || ':' || seq)`
+// changeSQL appends a change to the club's feed in the writer's
+// transaction (record_change, migrations/00014_change_queue.sql): numbered
+// at once when the club's numbering lock is free, else queued, answering 0;
+// a queued change is numbered by numberChanges after the writer's commit.
+// So no writer waits for another table's commit, and the feed stays
+// gap-free in commit order. The NOTIFY goes out when a change is numbered,
+// to every instance of the service.
+const changeSQL = `SELECT record_change($1, $2, $3, $4, $5, $6)`
 
 func changeArgs(clubID int64, c ledger.NewChange) []any {
 	data := []byte(`{}`)
@@ -27,15 +28,54 @@ func changeArgs(clubID int64, c ledger.NewChange) []any {
 	return []any{clubID, string(c.Kind), c.TableID, c.SessionID, c.Number, data}
 }
 
-// RecordChange numbers and stores a change in the transaction.
+// RecordChange appends a change to the feed in the transaction; if it was
+// queued, InTx numbers it after the commit.
 func (t *tx) RecordChange(ctx context.Context, c ledger.NewChange) error {
-	_, err := t.Exec(ctx, changeSQL, changeArgs(t.club, c)...)
-	return err
+	var seq int64
+	if err := t.QueryRow(ctx, changeSQL, changeArgs(t.club, c)...).Scan(&seq); err != nil {
+		return err
+	}
+	t.queued = t.queued || seq == 0
+	return nil
 }
 
-// queueChange adds RecordChange's statement to a batch.
-func queueChange(b *pgx.Batch, clubID int64, c ledger.NewChange) {
-	b.Queue(changeSQL, changeArgs(clubID, c)...)
+// queueChange adds RecordChange's statement to a batch; *queued turns true
+// if the change was queued, to be numbered after the commit.
+func queueChange(b *pgx.Batch, clubID int64, c ledger.NewChange, queued *bool) {
+	b.Queue(changeSQL, changeArgs(clubID, c)...).QueryRow(func(row pgx.Row) error {
+		var seq int64
+		err := row.Scan(&seq)
+		*queued = *queued || (err == nil && seq == 0)
+		return err
+	})
+}
+
+// numberChanges numbers the club's queued changes, in a transaction of its
+// own after the writer's commit, waiting for the club's numbering lock; a
+// writer that returns from it finds its change in the feed.
+func (s *Store) numberChanges(ctx context.Context, clubID int64) error {
+	_, err := s.pool.Exec(ctx, `SELECT number_changes($1)`, clubID)
+	return mapError(err)
+}
+
+// NumberQueuedChanges numbers every club's queued changes: those a writer
+// committed but could not number itself (its connection or the service
+// ended in between). serve runs it at start and then every few seconds.
+func (s *Store) NumberQueuedChanges(ctx context.Context) error {
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT club_id FROM change_queue`)
+	if err != nil {
+		return mapError(err)
+	}
+	clubs, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return mapError(err)
+	}
+	for _, club := range clubs {
+		if err := s.numberChanges(ctx, club); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Changes returns a club's changes after seq, in order; tableID > 0 keeps
@@ -64,4 +104,20 @@ func (s *Store) ChangeHead(ctx context.Context, clubID int64) (int64, error) {
 	var seq int64
 	err := s.pool.QueryRow(ctx, `SELECT change_seq FROM clubs WHERE club_id = $1`, clubID).Scan(&seq)
 	return seq, notFound(err, "club %d", clubID)
+}
+
+// KeepNumbering runs NumberQueuedChanges now and then every interval until
+// ctx ends, logging what fails: the safety net for a writer that committed
+// a queued change and could not number it.
+func (s *Store) KeepNumbering(ctx context.Context, every time.Duration, log *slog.Logger) {
+	for {
+		if err := s.NumberQueuedChanges(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("numbering queued changes", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+	}
 }

@@ -567,6 +567,9 @@ func TestExportCoversTheSchema(t *testing.T) {
 		// code is good once, for minutes, and only as a key's precursor.
 		"api_keys  ": "table_id",
 		"join_codes": "club_id join_id table_id role code_hash created_by created_at expires_at redeemed_at key_id",
+		// A queued change is exported as the change it becomes, numbered
+		// after the feed's head (exportTx.Changes).
+		"change_queue": "club_id queue_id kind table_id session_id number data created_at",
 		// A seal covers this installation's rows of the trigger era; an
 		// import chains every row with the key, so it has none to seal.
 		"chain_seals": "club_id hands revisions seal chain_key sealed_at",

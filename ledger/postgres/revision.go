@@ -74,7 +74,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 			t.club, r.Session.ID, players, nums, dens)
 	}
 	queueAttendance(b, t.club, h.TableID, r.Session.ID, r.Attendance)
-	queueChange(b, t.club, r.Change)
+	queueChange(b, t.club, r.Change, &t.queued)
 	if err := send(ctx, t, b); err != nil {
 		return err
 	}

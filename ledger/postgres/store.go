@@ -122,9 +122,20 @@ func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return mapError(pgx.BeginFunc(ctx, s.pool, fn))
 }
 
-// InTx runs a write flow of a club in one transaction.
+// InTx runs a write flow of a club in one transaction and, if the flow
+// queued a change, numbers it after the commit.
 func (s *Store) InTx(ctx context.Context, clubID int64, fn func(ledger.Tx) error) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return fn(&tx{Tx: t, club: clubID, key: s.key}) })
+	var queued bool
+	err := s.tx(ctx, func(t pgx.Tx) error {
+		w := &tx{Tx: t, club: clubID, key: s.key}
+		err := fn(w)
+		queued = w.queued
+		return err
+	})
+	if err != nil || !queued {
+		return err
+	}
+	return s.numberChanges(ctx, clubID)
 }
 
 // tx is one transaction of a club's write flow: the ledger's Tx port.
@@ -133,6 +144,8 @@ type tx struct {
 	club int64
 	key  chain.Key // chains the revisions it appends
 	now  time.Time // the transaction's now(), once read
+	// queued is whether a change waits to be numbered after the commit.
+	queued bool
 }
 
 // clock returns the transaction's now(), the time PostgreSQL stamps every
