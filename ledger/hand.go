@@ -207,7 +207,8 @@ func CheckHandNumber(field string, n int) error {
 // expecting another number is ECONFLICT naming the current one. The bool
 // is true when an earlier identical request is replayed. The hand's texts
 // come with the players' names (Names). A hand with a client id is keyed
-// by that id (ClientKey), not by idem.
+// by that id (ClientKey), not by idem. This process decides one hand of a
+// table at a time (tableTurns).
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
@@ -219,6 +220,11 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 	if idem != nil {
 		key = idem.Key
 	}
+	done, err := s.turns.take(ctx, nh.TableID)
+	if err != nil {
+		return Hand{}, false, err
+	}
+	defer done()
 	for attempt := 1; ; attempt++ {
 		snap, err := s.Hands.HandSnapshot(ctx, a.ClubID, nh.TableID, nh.SessionID, key)
 		if err != nil {

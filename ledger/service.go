@@ -27,13 +27,14 @@ type Ports struct {
 // Service carries as fields.
 type Service struct {
 	Ports
-	now  func() time.Time
-	keys *keyWatch
+	now   func() time.Time
+	keys  *keyWatch
+	turns *tableTurns
 }
 
 // NewService returns the ledger's use-cases over the store's ports.
 func NewService(p Ports) *Service {
-	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck)}
+	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck), turns: newTableTurns()}
 }
 
 // WithClock returns a copy of s that reads the time from now (for tests).
