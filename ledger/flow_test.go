@@ -672,3 +672,51 @@ func TestAScorerLosesTheRaceWithTheClose(t *testing.T) {
 		t.Errorf("hand 3 after the refused correction: void %v, revision %d", h.Void, h.Revision)
 	}
 }
+
+// countedHands counts the store's hand snapshots.
+type countedHands struct {
+	ledger.HandStore
+	reads int
+}
+
+func (s *countedHands) HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (ledger.HandSnapshot, error) {
+	s.reads++
+	return s.HandStore.HandSnapshot(ctx, clubID, tableID, sessionID, key)
+}
+
+// TestTheNextHandIsDecidedFromWhatTheLastLeft: a table's hands recorded
+// one after another through one service read the table once; the next
+// hand is decided from what the last one left (its number, state and
+// version), and once SnapshotReuse has passed the table is read again.
+// A refusal is never answered from what was kept: a retried hand 1 reads
+// the table and is replayed.
+func TestTheNextHandIsDecidedFromWhatTheLastLeft(t *testing.T) {
+	store := memory.New()
+	ports := store.Ports()
+	hands := &countedHands{HandStore: ports.Hands}
+	ports.Hands = hands
+	now := time.Date(2026, 3, 12, 20, 0, 0, 0, time.UTC)
+	c := newClubOn(t, store, ports)
+	c.svc = c.svc.WithClock(func() time.Time { return now })
+	key := &ledger.Idempotency{Key: "hand-1", Hash: []byte("hand 1")}
+	h1, _, err := c.record(1, bockEvening[0], key)
+	c.must(err)
+	for n := 2; n <= 5; n++ {
+		_, _, err := c.record(n, bockEvening[n-1], nil)
+		c.must(err)
+	}
+	if hands.reads != 1 {
+		t.Errorf("5 hands read the table %d times, want once", hands.reads)
+	}
+	again, replayed, err := c.record(1, bockEvening[0], key)
+	c.must(err)
+	if !replayed || again.ID != h1.ID || hands.reads != 2 {
+		t.Errorf("the retry of hand 1: replayed %v, hand %d (want %d), %d reads (want 2)", replayed, again.ID, h1.ID, hands.reads)
+	}
+	now = now.Add(ledger.SnapshotReuse)
+	_, _, err = c.record(6, bockEvening[5], nil)
+	c.must(err)
+	if hands.reads != 3 {
+		t.Errorf("after SnapshotReuse the table was read %d times in all, want 3", hands.reads)
+	}
+}

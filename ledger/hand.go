@@ -208,7 +208,8 @@ func CheckHandNumber(field string, n int) error {
 // is true when an earlier identical request is replayed. The hand's texts
 // come with the players' names (Names). A hand with a client id is keyed
 // by that id (ClientKey), not by idem. This process decides one hand of a
-// table at a time (tableTurns).
+// table at a time (tableTurns), and the next hand of a table from what its
+// last one left (SnapshotReuse).
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
@@ -225,11 +226,13 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		return Hand{}, false, err
 	}
 	defer done()
+	reuse := true
 	for attempt := 1; ; attempt++ {
-		snap, err := s.Hands.HandSnapshot(ctx, a.ClubID, nh.TableID, nh.SessionID, key)
+		snap, kept, err := s.handSnapshot(ctx, a.ClubID, nh, key, reuse)
 		if err != nil {
 			return Hand{}, false, err
 		}
+		reuse = false
 		ref, err := claimed(snap.Claim, idem, KindHand)
 		if err != nil {
 			return Hand{}, false, err
@@ -243,21 +246,45 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 			return h, true, err
 		}
 		rec, err := nextHand(a, nh, snap, idem)
+		if err == nil {
+			err = s.tournamentHand(ctx, a.ClubID, snap, rec.Result)
+		}
+		if err != nil && kept {
+			attempt-- // a refusal is only ever answered from the store's read
+			continue
+		}
 		if err != nil {
 			return Hand{}, false, err
 		}
-		if err := s.tournamentHand(ctx, a.ClubID, snap, rec.Result); err != nil {
-			return Hand{}, false, err
-		}
 		h, err := s.Hands.AppendHand(ctx, a.ClubID, rec)
+		if err != nil {
+			s.kept.forget(nh.TableID)
+		} else {
+			s.kept.keep(a.ClubID, snap, h, s.now())
+		}
 		if !errors.Is(err, ErrStale) {
 			return snap.Names.Hand(h), false, err
 		}
 		if attempt == maxAttempts {
 			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, attempt, nh.Number)
 		}
-		// Another write came first: decide again from what it left.
+		// Another write came first (or the key was used before): decide
+		// again from the store's read.
 	}
+}
+
+// handSnapshot returns what a hand is decided from: with reuse, the
+// snapshot this process's last hand of the table left (kept is true; it
+// holds no Idempotency-Key, whose reuse the store's write refuses as
+// stale), else the store's read.
+func (s *Service) handSnapshot(ctx context.Context, clubID int64, nh NewHand, key string, reuse bool) (snap HandSnapshot, kept bool, err error) {
+	if reuse {
+		if snap, ok := s.kept.get(clubID, nh.TableID, nh.SessionID, s.now()); ok {
+			return snap, true, nil
+		}
+	}
+	snap, err = s.Hands.HandSnapshot(ctx, clubID, nh.TableID, nh.SessionID, key)
+	return snap, false, err
 }
 
 // ClientKey is the idempotency of a hand with a client id: the id is the

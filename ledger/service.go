@@ -30,11 +30,12 @@ type Service struct {
 	now   func() time.Time
 	keys  *keyWatch
 	turns *tableTurns
+	kept  *keptSnapshots
 }
 
 // NewService returns the ledger's use-cases over the store's ports.
 func NewService(p Ports) *Service {
-	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck), turns: newTableTurns()}
+	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck), turns: newTableTurns(), kept: newKeptSnapshots()}
 }
 
 // WithClock returns a copy of s that reads the time from now (for tests).

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // tableTurns lets this process decide one hand of a table at a time. The
@@ -49,4 +50,65 @@ func (tt *tableTurns) take(ctx context.Context, tableID int64) (func(), error) {
 		leave()
 		return nil, ctx.Err()
 	}
+}
+
+// SnapshotReuse is how long this process decides a table's next hand
+// from what its own last hand of that table left, without reading the
+// table again. The compare-and-set refuses a decision from a table that
+// changed meanwhile (every flow that changes a table moves its version),
+// and the hand is then decided again from a fresh read; what no version
+// covers, a player's name in the hand's texts, is at most this old.
+const SnapshotReuse = 2 * time.Second
+
+// keptSnapshots holds, per table, the snapshot this process's last hand
+// of it left: the table as that hand's compare-and-set made it.
+type keptSnapshots struct {
+	mu   sync.Mutex
+	kept map[int64]keptSnapshot
+}
+
+type keptSnapshot struct {
+	club int64
+	snap HandSnapshot
+	at   time.Time
+}
+
+func newKeptSnapshots() *keptSnapshots { return &keptSnapshots{kept: map[int64]keptSnapshot{}} }
+
+// get returns the table's kept snapshot if it is of the club and the
+// session and younger than SnapshotReuse at now.
+func (ks *keptSnapshots) get(clubID, tableID, sessionID int64, now time.Time) (HandSnapshot, bool) {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	k, ok := ks.kept[tableID]
+	if !ok || k.club != clubID || k.snap.Session.ID != sessionID || now.Sub(k.at) >= SnapshotReuse {
+		return HandSnapshot{}, false
+	}
+	return k.snap, true
+}
+
+// keep remembers what a stored hand left of the table it was decided
+// from: one hand more, its state, its hash as the chain's head, the next
+// version.
+func (ks *keptSnapshots) keep(clubID int64, snap HandSnapshot, h Hand, now time.Time) {
+	snap.Table.Hands, snap.Table.State, snap.Table.ChainHead = h.Number, h.Result.State, h.Hash
+	snap.Table.Version++
+	snap.Claim = Claimed{}
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	if len(ks.kept) >= 4096 {
+		for id, k := range ks.kept {
+			if now.Sub(k.at) >= SnapshotReuse {
+				delete(ks.kept, id)
+			}
+		}
+	}
+	ks.kept[snap.Table.ID] = keptSnapshot{club: clubID, snap: snap, at: now}
+}
+
+// forget drops the table's kept snapshot.
+func (ks *keptSnapshots) forget(tableID int64) {
+	ks.mu.Lock()
+	delete(ks.kept, tableID)
+	ks.mu.Unlock()
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/ledger"
 )
@@ -50,12 +52,66 @@ func queueChange(b *pgx.Batch, clubID int64, c ledger.NewChange, queued *bool) {
 	})
 }
 
-// numberChanges numbers the club's queued changes, in a transaction of its
-// own after the writer's commit, waiting for the club's numbering lock; a
-// writer that returns from it finds its change in the feed.
+// numberChanges returns once the club's changes queued before the call
+// are numbered: the store's numberer (one per club at a time) numbers
+// every change committed by then in one transaction, for every writer
+// that waits, so writers of a club share one numbering.
 func (s *Store) numberChanges(ctx context.Context, clubID int64) error {
-	_, err := s.pool.Exec(ctx, `SELECT number_changes($1)`, clubID)
-	return mapError(err)
+	return s.numbering.wait(ctx, clubID)
+}
+
+// numberer numbers queued changes for the writers that wait for it, per
+// club one transaction at a time, each for all writers waiting when it
+// starts (their changes are committed before they wait, so the
+// transaction sees them).
+type numberer struct {
+	pool  *pgxpool.Pool
+	mu    sync.Mutex
+	clubs map[int64][]chan error // the writers waiting, per club being numbered
+}
+
+func newNumberer(pool *pgxpool.Pool) *numberer {
+	return &numberer{pool: pool, clubs: map[int64][]chan error{}}
+}
+
+// wait waits until the club's queued changes are numbered, or ctx ends.
+func (n *numberer) wait(ctx context.Context, clubID int64) error {
+	done := make(chan error, 1)
+	n.mu.Lock()
+	waiting, running := n.clubs[clubID]
+	n.clubs[clubID] = append(waiting, done)
+	n.mu.Unlock()
+	if !running {
+		go n.run(clubID)
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run numbers the club's queue for the writers waiting, again while more
+// arrive, and ends when none are left.
+func (n *numberer) run(clubID int64) {
+	for {
+		n.mu.Lock()
+		batch := n.clubs[clubID]
+		if len(batch) == 0 {
+			delete(n.clubs, clubID)
+			n.mu.Unlock()
+			return
+		}
+		n.clubs[clubID] = batch[:0:0]
+		n.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_, err := n.pool.Exec(ctx, `SELECT number_changes($1)`, clubID)
+		cancel()
+		for _, done := range batch {
+			done <- mapError(err)
+		}
+	}
 }
 
 // NumberQueuedChanges numbers every club's queued changes: those a writer

@@ -28,13 +28,16 @@ import (
 
 // Store implements the ledger's ports on a pgx pool.
 type Store struct {
-	pool *pgxpool.Pool
-	key  chain.Key
+	pool      *pgxpool.Pool
+	key       chain.Key
+	numbering *numberer
 }
 
 // New returns a store on pool that chains the hands and revisions it
 // writes with key, the installation's chain key (see ledger/chain).
-func New(pool *pgxpool.Pool, key chain.Key) *Store { return &Store{pool: pool, key: key} }
+func New(pool *pgxpool.Pool, key chain.Key) *Store {
+	return &Store{pool: pool, key: key, numbering: newNumberer(pool)}
+}
 
 // Ports returns the store as every port of the ledger.
 func (s *Store) Ports() ledger.Ports {
