@@ -19,7 +19,7 @@
 
 -- +goose Up
 CREATE TABLE change_queue (
-    club_id    bigint NOT NULL REFERENCES clubs,
+    club_id    bigint NOT NULL, -- checked where the change lands: changes references clubs
     queue_id   bigint GENERATED ALWAYS AS IDENTITY,
     kind       text NOT NULL,
     table_id   bigint,
@@ -66,22 +66,22 @@ $$;
 -- +goose StatementEnd
 
 -- record_change appends a change to the club's feed from a writer's
--- transaction: numbered at once (with whatever was queued before it) when
--- the club's numbering lock is free, and then returns its number;
--- otherwise queued, and returns 0: the writer calls number_changes after
--- its commit.
+-- transaction: numbered at once when nothing of the club is queued and
+-- the club's numbering lock is free (a club with one writer at a time),
+-- and then returns its number; otherwise queued, and returns 0: the
+-- writer calls number_changes after its commit. Under concurrent writers
+-- the changes go through the queue, numbered in batches, and no writer's
+-- transaction holds the numbering lock through its commit.
 -- +goose StatementBegin
 CREATE FUNCTION record_change(club bigint, kind text, tbl bigint, sess bigint, num integer, d jsonb) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
     seq bigint;
 BEGIN
-    IF NOT pg_try_advisory_xact_lock(1937007716, change_lock_key(club)) THEN
+    IF EXISTS (SELECT 1 FROM change_queue q WHERE q.club_id = club)
+       OR NOT pg_try_advisory_xact_lock(1937007716, change_lock_key(club)) THEN
         INSERT INTO change_queue (club_id, kind, table_id, session_id, number, data) VALUES (club, kind, tbl, sess, num, d);
         RETURN 0;
-    END IF;
-    IF EXISTS (SELECT 1 FROM change_queue q WHERE q.club_id = club) THEN
-        PERFORM number_queued_changes(club);
     END IF;
     UPDATE clubs SET change_seq = change_seq + 1 WHERE club_id = club RETURNING change_seq INTO seq;
     INSERT INTO changes (club_id, seq, kind, table_id, session_id, number, data) VALUES (club, seq, kind, tbl, sess, num, d);
