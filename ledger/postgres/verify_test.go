@@ -54,8 +54,8 @@ func TestVerifyPassesAWholeLedger(t *testing.T) {
 	if err := postgres.Verify(context.Background(), f.pool, pgtest.ChainKey, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
 		t.Fatalf("a ledger written only by the service fails verify: %v", err)
 	}
-	if len(passed) != 13 {
-		t.Errorf("%d invariants checked, want 13: %v", len(passed), passed)
+	if len(passed) != 14 {
+		t.Errorf("%d invariants checked, want 14: %v", len(passed), passed)
 	}
 	var chained int
 	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands WHERE hash IS NOT NULL AND (number = 1) = (prev_hash IS NULL)`).Scan(&chained))
@@ -123,6 +123,21 @@ func TestVerifyCatchesAZeroSumBreachAndAGap(t *testing.T) {
 	tamper(t, g, "tables", `UPDATE tables SET hands = 4`)
 	if err := verify(g); !errors.As(err, &b) || b.Invariant != "hand numbers of every table run 1, 2, 3 … without a gap" {
 		t.Errorf("verify: %v, want the gap breach", err)
+	}
+
+	// A change feed whose head is ahead of its changes (a gap at the end),
+	// and one with a change numbered past a gap.
+	const feedGap = "every club's change feed runs 1, 2, 3 … up to its head without a gap"
+	h := recordThree(t)
+	tamper(t, h, "clubs", `UPDATE clubs SET change_seq = change_seq + 1`)
+	if err := verify(h); !errors.As(err, &b) || b.Invariant != feedGap {
+		t.Errorf("verify: %v, want the feed's gap", err)
+	}
+	k := recordThree(t)
+	tamper(t, k, "clubs,changes", `INSERT INTO changes (club_id, seq, kind) SELECT club_id, change_seq + 2, 'player_updated' FROM clubs;
+		UPDATE clubs SET change_seq = change_seq + 2`)
+	if err := verify(k); !errors.As(err, &b) || b.Invariant != feedGap {
+		t.Errorf("verify: %v, want the feed's gap", err)
 	}
 }
 
