@@ -167,19 +167,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	applied, err := postgres.Migrate(ctx, pool)
-	if err != nil {
+	if err := migrateAndSeal(ctx, pool, key, log); err != nil {
 		return err
-	}
-	if len(applied) > 0 {
-		log.Info("migrated", "versions", applied)
-	}
-	sealed, err := postgres.SealLegacy(ctx, pool, key)
-	if err != nil {
-		return fmt.Errorf("sealing the rows of the trigger era: %w", err)
-	}
-	if len(sealed) > 0 {
-		log.Warn("sealed the hands and revisions of the trigger era (unkeyed hashes) with the chain key", "clubs", sealed)
 	}
 	cfg := api.DefaultConfig
 	cfg.Notifier = postgres.Listen(ctx, pool, log)
@@ -228,6 +217,26 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	case <-ctx.Done():
 	}
 	return shutdown(srv, handler, errc, log)
+}
+
+// migrateAndSeal applies the pending migrations and seals the rows of the
+// trigger era with the chain key, as serve does before it listens.
+func migrateAndSeal(ctx context.Context, pool *pgxpool.Pool, key chain.Key, log *slog.Logger) error {
+	applied, err := postgres.Migrate(ctx, pool)
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		log.Info("migrated", "versions", applied)
+	}
+	sealed, err := postgres.SealLegacy(ctx, pool, key)
+	if err != nil {
+		return fmt.Errorf("sealing the rows of the trigger era: %w", err)
+	}
+	if len(sealed) > 0 {
+		log.Warn("sealed the hands and revisions of the trigger era (unkeyed hashes) with the chain key", "clubs", sealed)
+	}
+	return nil
 }
 
 // The shutdown's budget, well inside Docker's default stop timeout of
