@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -718,5 +719,91 @@ func TestTheNextHandIsDecidedFromWhatTheLastLeft(t *testing.T) {
 	c.must(err)
 	if hands.reads != 3 {
 		t.Errorf("after SnapshotReuse the table was read %d times in all, want 3", hands.reads)
+	}
+}
+
+// pausedHands is the in-memory HandStore whose next write, and whose next
+// read after readsBefore more, each wait until released, telling when they
+// have begun; it counts the writes.
+type pausedHands struct {
+	ledger.HandStore
+	mu                    sync.Mutex
+	writes, readsBefore   int
+	pauseWrite, pauseRead bool
+	writing, reading      chan struct{}
+	releaseW, releaseR    chan struct{}
+}
+
+func (s *pausedHands) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
+	s.mu.Lock()
+	s.writes++
+	pause := s.pauseWrite
+	s.pauseWrite = false
+	s.mu.Unlock()
+	if pause {
+		close(s.writing)
+		<-s.releaseW
+	}
+	return s.HandStore.AppendHand(ctx, clubID, r)
+}
+
+func (s *pausedHands) HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (ledger.HandSnapshot, error) {
+	s.mu.Lock()
+	pause := s.pauseRead && s.readsBefore == 0
+	if pause {
+		s.pauseRead = false
+	}
+	s.readsBefore--
+	s.mu.Unlock()
+	if pause {
+		close(s.reading)
+		<-s.releaseR
+	}
+	return s.HandStore.HandSnapshot(ctx, clubID, tableID, sessionID, key)
+}
+
+// TestALoserIsAnsweredOutsideTheTablesTurn: two phones send hand 2 of a
+// table at once. The second waits for the table's turn while the first
+// writes; it then writes nothing (one write for hand 2), and the read its
+// 409 comes from does not hold the turn: hand 3 is stored while that read
+// is still under way.
+func TestALoserIsAnsweredOutsideTheTablesTurn(t *testing.T) {
+	store := memory.New()
+	ports := store.Ports()
+	hands := &pausedHands{HandStore: ports.Hands, writing: make(chan struct{}), reading: make(chan struct{}),
+		releaseW: make(chan struct{}), releaseR: make(chan struct{})}
+	ports.Hands = hands
+	c := newClubOn(t, store, ports)
+	_, _, err := c.record(1, bockEvening[0], nil)
+	c.must(err)
+	hands.mu.Lock()
+	hands.writes, hands.pauseWrite, hands.pauseRead, hands.readsBefore = 0, true, true, 0
+	hands.mu.Unlock()
+	first, second := make(chan error, 1), make(chan error, 1)
+	go func() { _, _, err := c.record(2, bockEvening[1], nil); first <- err }()
+	<-hands.writing
+	go func() { _, _, err := c.record(2, bockEvening[1], nil); second <- err }()
+	time.Sleep(20 * time.Millisecond) // the second request decides from what hand 1 left and waits for the turn
+	close(hands.releaseW)
+	c.must(<-first)
+	select {
+	case <-hands.reading:
+	case err := <-second:
+		t.Fatalf("the second hand 2 was answered (%v) without a read of the store", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second hand 2 never read the table")
+	}
+	third := make(chan error, 1)
+	go func() { _, _, err := c.record(3, bockEvening[2], nil); third <- err }()
+	select {
+	case err := <-third:
+		c.must(err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("hand 3 waited for the second hand 2's read: the read held the table's turn")
+	}
+	close(hands.releaseR)
+	wantCode(t, "the second hand 2", <-second, ledger.ECONFLICT)
+	if hands.writes != 2 {
+		t.Errorf("%d writes for hands 2, 2 and 3, want 2: the loser wrote", hands.writes)
 	}
 }

@@ -207,9 +207,9 @@ func CheckHandNumber(field string, n int) error {
 // expecting another number is ECONFLICT naming the current one. The bool
 // is true when an earlier identical request is replayed. The hand's texts
 // come with the players' names (Names). A hand with a client id is keyed
-// by that id (ClientKey), not by idem. This process decides one hand of a
-// table at a time (tableTurns), and the next hand of a table from what its
-// last one left (SnapshotReuse).
+// by that id (ClientKey), not by idem. This process writes one hand of a
+// table at a time (tableTurns), and decides the next hand of a table from
+// what its last one left (SnapshotReuse).
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
@@ -221,46 +221,33 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 	if idem != nil {
 		key = idem.Key
 	}
-	done, err := s.turns.take(ctx, nh.TableID)
-	if err != nil {
-		return Hand{}, false, err
-	}
-	defer done()
 	reuse := true
-	for attempt := 1; ; attempt++ {
+	for attempt, round := 1, 1; ; round++ {
+		if round > maxRounds {
+			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, round-1, nh.Number)
+		}
 		snap, kept, err := s.handSnapshot(ctx, a.ClubID, nh, key, reuse)
 		if err != nil {
 			return Hand{}, false, err
 		}
 		reuse = false
-		ref, err := claimed(snap.Claim, idem, KindHand)
-		if err != nil {
-			return Hand{}, false, err
-		}
-		if ref != 0 {
-			h, err := s.Hands.HandByID(ctx, a.ClubID, ref)
-			if err != nil {
-				return h, true, err
-			}
-			h, err = s.withNames(ctx, a.ClubID, h)
-			return h, true, err
+		if ref, err := claimed(snap.Claim, idem, KindHand); err != nil || ref != 0 {
+			return s.replayHand(ctx, a.ClubID, ref, err)
 		}
 		rec, err := nextHand(a, nh, snap, idem)
 		if err == nil {
 			err = s.tournamentHand(ctx, a.ClubID, snap, rec.Result)
 		}
 		if err != nil && kept {
-			attempt-- // a refusal is only ever answered from the store's read
-			continue
+			continue // a refusal is only ever answered from the store's read
 		}
 		if err != nil {
 			return Hand{}, false, err
 		}
-		h, err := s.Hands.AppendHand(ctx, a.ClubID, rec)
-		if err != nil {
-			s.kept.forget(nh.TableID)
-		} else {
-			s.kept.keep(a.ClubID, snap, h, s.now())
+		h, err := s.appendInTurn(ctx, a.ClubID, snap, rec)
+		if errors.Is(err, errMoved) {
+			reuse = true
+			continue
 		}
 		if !errors.Is(err, ErrStale) {
 			return snap.Names.Hand(h), false, err
@@ -268,9 +255,51 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if attempt == maxAttempts {
 			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, attempt, nh.Number)
 		}
+		attempt++
 		// Another write came first (or the key was used before): decide
 		// again from the store's read.
 	}
+}
+
+// errMoved is appendInTurn's answer when this process wrote the table
+// while the request waited for its turn.
+var errMoved = errors.New("the table moved while the hand waited for its turn")
+
+// appendInTurn stores a decided hand in the table's turn: one request of
+// this process writes a table at a time, and one that waited while
+// another wrote it is told so (errMoved), to decide again from what that
+// one left instead of sending a write that would lose. What the stored
+// hand leaves is kept for the table's next hand.
+func (s *Service) appendInTurn(ctx context.Context, clubID int64, snap HandSnapshot, rec HandRecord) (Hand, error) {
+	done, err := s.turns.take(ctx, rec.Table.ID)
+	if err != nil {
+		return Hand{}, err
+	}
+	defer done()
+	if cur, ok := s.kept.get(clubID, rec.Table.ID, rec.Session.ID, s.now()); ok && cur.Table.Version > rec.Table.Version {
+		return Hand{}, errMoved
+	}
+	h, err := s.Hands.AppendHand(ctx, clubID, rec)
+	if err != nil {
+		s.kept.forget(rec.Table.ID)
+		return h, err
+	}
+	s.kept.keep(clubID, snap, h, s.now())
+	return h, nil
+}
+
+// replayHand answers a request whose Idempotency-Key stored hand ref (or
+// is refused, err) with that hand.
+func (s *Service) replayHand(ctx context.Context, clubID, ref int64, err error) (Hand, bool, error) {
+	if err != nil {
+		return Hand{}, false, err
+	}
+	h, err := s.Hands.HandByID(ctx, clubID, ref)
+	if err != nil {
+		return h, true, err
+	}
+	h, err = s.withNames(ctx, clubID, h)
+	return h, true, err
 }
 
 // handSnapshot returns what a hand is decided from: with reuse, the
@@ -305,6 +334,12 @@ func (nh NewHand) ClientKey() *Idempotency {
 // race: the second read sees the winner's hand and answers 409, so only a
 // table changing under the request again and again exhausts them.
 const maxAttempts = 5
+
+// maxRounds bounds how often a hand is decided at all: a refusal decided
+// from the kept snapshot is decided again from the store's read, and a
+// hand that waited while this process wrote its table is decided again
+// from what that write left.
+const maxRounds = 4 * maxAttempts
 
 // nextHand decides whether nh is the table's next hand, from what was
 // read, and scores it.

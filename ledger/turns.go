@@ -6,12 +6,13 @@ import (
 	"time"
 )
 
-// tableTurns lets this process decide one hand of a table at a time. The
+// tableTurns lets this process write one hand of a table at a time. The
 // store's compare-and-set keeps a table's hands gap-free whatever the
 // turns do (several processes, a correction); the turns only spare the
 // phones racing for one table the write that would lose: the next in line
-// reads the table after the winner's commit and is answered from that read
-// (409 naming the next number, or the replay of its own hand).
+// finds that the winner wrote the table (appendInTurn), gives the turn up
+// and decides again, and its 409 (or the replay of its own hand) comes
+// from a read it makes outside the turn, beside the other losers'.
 type tableTurns struct {
 	mu    sync.Mutex
 	queue map[int64]*turn
