@@ -129,8 +129,8 @@ type chainLink struct {
 	prev, hash, key []byte
 }
 
-// queueInsertHand queues one statement: the hand, its entries, its
-// statistics rows (and its open session's stat_open row) and its
+// queueInsertHand queues one statement: the hand (with no rule set of its
+// own: it is its session's), its entries, its statistics rows (and its open session's stat_open row) and its
 // Idempotency-Key, all from the hand's new id.
 func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []byte, at time.Time, link chainLink) *pgx.QueuedQuery {
 	st := statColumnsOf(r.Stats)
@@ -169,7 +169,7 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []b
 			SELECT $1, $25, $26, $27, h.hand_id FROM h WHERE $25 <> ''
 		)
 		SELECT hand_id FROM h`,
-		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, r.Session.Terms.Rules, r.Facts, stored, r.Result.State, r.RecordedBy,
+		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, nil /* rules: the session's */, r.Facts, stored, r.Result.State, r.RecordedBy,
 		players, nums, dens, r.Session.Date,
 		st.players, st.nums, st.dens, st.outcomes, st.presents, st.satOuts, st.parties, st.keyPlayers, st.keys, st.counts,
 		key, hash, string(ledger.KindHand), at, link.prev, link.hash, link.key)
@@ -243,13 +243,15 @@ func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.P
 	return hands, mapError(err)
 }
 
-// selectHand reads a hand as its current revision.
+// selectHand reads a hand as its current revision, with its session's
+// rule set when it stores none (migrations/00015_hand_rules_from_session.sql).
 const selectHand = `
-	SELECT h.hand_id, h.table_id, h.session_id, h.number, h.game, h.rules,
+	SELECT h.hand_id, h.table_id, h.session_id, h.number, h.game, coalesce(h.rules, s.rules),
 	       coalesce(r.facts, h.facts), coalesce(r.result, h.result), coalesce(r.state_after, h.state_after),
 	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, ''),
 	       coalesce(r.hash, h.hash)
 	FROM hands h
+	JOIN sessions s ON s.club_id = h.club_id AND s.session_id = h.session_id
 	LEFT JOIN LATERAL (
 		SELECT facts, result, state_after, revision, void, reason, hash FROM hand_revisions r
 		WHERE r.club_id = h.club_id AND r.hand_id = h.hand_id

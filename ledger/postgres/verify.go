@@ -205,10 +205,11 @@ func Verify(ctx context.Context, pool *pgxpool.Pool, key chain.Key, zeroSumGames
 // and comes before every keyed hand of its table.
 func verifyHandChain(ctx context.Context, q pgx.Tx, key chain.Key) (string, error) {
 	rows, err := q.Query(ctx, `
-		SELECT h.club_id, h.table_id, h.session_id, h.number, h.game, h.rules, h.facts, h.result, h.state_after,
+		SELECT h.club_id, h.table_id, h.session_id, h.number, h.game, coalesce(h.rules, s.rules), h.facts, h.result, h.state_after,
 		       h.recorded_by, h.recorded_at, h.prev_hash, h.hash, h.chain_key,
 		       CASE WHEN h.chain_key IS NULL THEN h.hash IS DISTINCT FROM hand_digest(h) ELSE false END
-		FROM hands h ORDER BY h.club_id, h.table_id, h.number`)
+		FROM hands h JOIN sessions s ON s.club_id = h.club_id AND s.session_id = h.session_id
+		ORDER BY h.club_id, h.table_id, h.number`)
 	if err != nil {
 		return "", err
 	}

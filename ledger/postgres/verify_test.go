@@ -354,3 +354,26 @@ func TestVerifyCatchesAKeyedTablePassedOffAsOfTheTriggerEra(t *testing.T) {
 		t.Errorf("verify: %v, want the unsealed rows named", err)
 	}
 }
+
+// TestAHandReadsItsSessionsRules: a hand stores no rule set of its own and
+// is read with its session's; a session's rules changed behind the
+// service's back break the chain of its hands.
+func TestAHandReadsItsSessionsRules(t *testing.T) {
+	f := recordThree(t)
+	ctx := context.Background()
+	var own int
+	must(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM hands WHERE rules IS NOT NULL`).Scan(&own))
+	if own != 0 {
+		t.Errorf("%d hands store a rule set of their own", own)
+	}
+	h, err := f.store.FindHand(ctx, f.actor, f.table.ID, 2)
+	must(t, err)
+	if len(h.Rules) == 0 || !ledger.SameJSON(h.Rules, f.session.Terms.Rules) {
+		t.Errorf("hand 2 reads with rules %s, its session's are %s", h.Rules, f.session.Terms.Rules)
+	}
+	tamper(t, f, "sessions", `UPDATE sessions SET rules = rules || '{"tampered": true}'`)
+	var b *postgres.Breach
+	if err := verify(f); !errors.As(err, &b) || b.Invariant != "the tamper-evidence chain is intact" {
+		t.Errorf("verify after the session's rules changed: %v, want the chain's breach", err)
+	}
+}
