@@ -1,11 +1,13 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
 	"testing"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
@@ -102,5 +104,50 @@ func TestAQueuedChangeLeftBehindIsNumbered(t *testing.T) {
 	must(t, err)
 	if len(list) != 1 || list[0].Seq != head+2 || list[0].Kind != ledger.ChangeHandRecorded {
 		t.Fatalf("the hand's change is %v, want number %d", list, head+2)
+	}
+}
+
+// snapshotOnly exports without numbering the queue first.
+type snapshotOnly struct{ *postgres.Store }
+
+func (s snapshotOnly) ExportTx(ctx context.Context, clubID int64, fn func(backup.ExportTx) error) error {
+	return s.ExportSnapshot(ctx, clubID, fn)
+}
+
+// TestAnExportCarriesAQueuedChange: a change committed but not yet
+// numbered when the export's snapshot is taken goes into the document as
+// the change it becomes, next after the head, and the document's head
+// counts it; the numberer then gives it that number in the feed too.
+func TestAnExportCarriesAQueuedChange(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	store := postgres.New(f.pool, pgtest.ChainKey)
+	head, err := store.ChangeHead(ctx, f.actor.ClubID)
+	must(t, err)
+	_, err = f.pool.Exec(ctx, `
+		INSERT INTO change_queue (club_id, kind, table_id, data) VALUES ($1, 'table_updated', $2, '{"changed": ["name"]}')`,
+		f.actor.ClubID, f.table.ID)
+	must(t, err)
+	var doc bytes.Buffer
+	_, err = backup.Export(ctx, snapshotOnly{store}, f.actor.ClubID, &doc)
+	must(t, err)
+	var club backup.Club
+	var last backup.Change
+	for _, r := range records(t, doc.Bytes()) {
+		if r.Club != nil {
+			club = *r.Club
+		}
+		if r.Change != nil {
+			last = *r.Change
+		}
+	}
+	if club.ChangeSeq != head+1 || last.Seq != head+1 || last.Kind != string(ledger.ChangeTableUpdated) {
+		t.Fatalf("the document's head is %d and its last change %d (%s), want the queued change as %d", club.ChangeSeq, last.Seq, last.Kind, head+1)
+	}
+	must(t, store.NumberQueuedChanges(ctx))
+	list, err := f.store.Changes(ctx, f.actor, head, 10, 0)
+	must(t, err)
+	if len(list) != 1 || list[0].Seq != head+1 {
+		t.Errorf("the feed numbered the queued change %v, the document %d", list, head+1)
 	}
 }

@@ -22,6 +22,11 @@ func (s *Store) ExportTx(ctx context.Context, clubID int64, fn func(backup.Expor
 	if err := s.numberChanges(ctx, clubID); err != nil {
 		return err
 	}
+	return s.exportSnapshot(ctx, clubID, fn)
+}
+
+// exportSnapshot is ExportTx without numbering the queue first.
+func (s *Store) exportSnapshot(ctx context.Context, clubID int64, fn func(backup.ExportTx) error) error {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return mapError(err)
