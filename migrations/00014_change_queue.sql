@@ -4,11 +4,12 @@
 -- its own transaction, so the club's row stayed locked until that
 -- transaction's durable commit, and the hands of all tables of a club
 -- committed one after the other. Now a writer numbers its change in its
--- own transaction only if the club's numbering lock (a transaction-scoped
--- advisory lock) is free at that moment, as it is whenever the club has
--- one writer; otherwise it leaves the change in change_queue, commits
--- without waiting for anyone, and after its commit numbers what is queued
--- (record_change / number_changes; ledger/postgres/changes.go).
+-- own transaction only if nothing of the club is queued and the club's
+-- numbering lock (a transaction-scoped advisory lock) is free at that
+-- moment, as when the club has one writer; otherwise it leaves the change
+-- in change_queue, commits without waiting for anyone, and after its
+-- commit waits until what is queued is numbered (record_change /
+-- number_changes; ledger/postgres/changes.go).
 --
 -- The feed stays gap-free in commit order: a change gets its number only
 -- from a holder of the numbering lock, only once it is committed (a

@@ -15,10 +15,11 @@ import (
 
 // changeSQL appends a change to the club's feed in the writer's
 // transaction (record_change, migrations/00014_change_queue.sql): numbered
-// at once when the club's numbering lock is free, else queued, answering 0;
-// a queued change is numbered by numberChanges after the writer's commit.
-// So no writer waits for another table's commit, and the feed stays
-// gap-free in commit order. The NOTIFY goes out when a change is numbered,
+// at once when nothing of the club is queued and its numbering lock is
+// free, else queued, answering 0; a queued change is numbered by
+// numberChanges after the writer's commit. So no writer waits for another
+// table's commit, and the feed stays gap-free in the order changes become
+// visible. The NOTIFY goes out when a change is numbered,
 // to every instance of the service.
 const changeSQL = `SELECT record_change($1, $2, $3, $4, $5, $6)`
 

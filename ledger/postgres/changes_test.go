@@ -83,10 +83,7 @@ func TestAQueuedChangeLeftBehindIsNumbered(t *testing.T) {
 	store := postgres.New(f.pool, pgtest.ChainKey)
 	head, err := store.ChangeHead(ctx, f.actor.ClubID)
 	must(t, err)
-	_, err = f.pool.Exec(ctx, `
-		INSERT INTO change_queue (club_id, kind, table_id, data) VALUES ($1, 'table_updated', $2, '{"changed": ["name"]}')`,
-		f.actor.ClubID, f.table.ID)
-	must(t, err)
+	queueAChange(t, f)
 	if list, err := f.store.Changes(ctx, f.actor, head, 10, 0); err != nil || len(list) != 0 {
 		t.Fatalf("a queued change is in the feed before it is numbered: %v %v", list, err)
 	}
@@ -124,10 +121,7 @@ func TestAnExportCarriesAQueuedChange(t *testing.T) {
 	store := postgres.New(f.pool, pgtest.ChainKey)
 	head, err := store.ChangeHead(ctx, f.actor.ClubID)
 	must(t, err)
-	_, err = f.pool.Exec(ctx, `
-		INSERT INTO change_queue (club_id, kind, table_id, data) VALUES ($1, 'table_updated', $2, '{"changed": ["name"]}')`,
-		f.actor.ClubID, f.table.ID)
-	must(t, err)
+	queueAChange(t, f)
 	var doc bytes.Buffer
 	_, err = backup.Export(ctx, snapshotOnly{store}, f.actor.ClubID, &doc)
 	must(t, err)
@@ -150,4 +144,14 @@ func TestAnExportCarriesAQueuedChange(t *testing.T) {
 	if len(list) != 1 || list[0].Seq != head+1 {
 		t.Errorf("the feed numbered the queued change %v, the document %d", list, head+1)
 	}
+}
+
+// queueAChange leaves a committed, unnumbered change of the fixture's
+// table in the queue, as a writer that ended before numbering it does.
+func queueAChange(t *testing.T, f fixture) {
+	t.Helper()
+	_, err := f.pool.Exec(context.Background(), `
+		INSERT INTO change_queue (club_id, kind, table_id, data) VALUES ($1, 'table_updated', $2, '{"changed": ["name"]}')`,
+		f.actor.ClubID, f.table.ID)
+	must(t, err)
 }
