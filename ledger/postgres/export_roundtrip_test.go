@@ -363,7 +363,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	uncorrected := fmt.Sprintf("table_id <> ALL('%s')", strings.NewReplacer("[", "{", "]", "}", " ", ",").Replace(fmt.Sprint(src.corrected)))
 	for _, table := range []string{"stat_hands", "stat_sessions", "stat_counters", "stat_pairs", "stat_money"} {
 		a, b := tableRows(t, src.pool, table, uncorrected), tableRows(t, pool, table, uncorrected)
-		if len(a) == 0 {
+		if len(a) == 0 && table != "stat_hands" { // stat_hands: the open sessions' rows only
 			t.Errorf("%s holds no rows of uncorrected tables", table)
 		}
 		sameRows(t, table, a, b)

@@ -8,16 +8,70 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// IndexHandForTest, UnindexHandForTest and IndexSettlementForTest run the
-// statistics hooks in a transaction of their own, for the tests.
-func (s *Store) IndexHandForTest(ctx context.Context, clubID int64, h ledger.Hand, date string) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return indexHand(ctx, &tx{Tx: t, club: clubID}, h, date) })
+// StoreHandForTest stores hand h as a row of hands, with the result as
+// given (no facts, no state, a chain link of zeros: the statistics tests
+// write their results out by hand), and indexes it as RecordHand does, in
+// one transaction. A settled session's rollups are rebuilt.
+func (s *Store) StoreHandForTest(ctx context.Context, clubID int64, h ledger.Hand, date string) error {
+	return s.tx(ctx, func(t pgx.Tx) error {
+		stored, err := encodeResult(h.Result)
+		if err != nil {
+			return err
+		}
+		_, err = t.Exec(ctx, `
+			INSERT INTO hands (club_id, hand_id, table_id, session_id, number, game, facts, result, state_after, recorded_by,
+			                   hash, chain_key) OVERRIDING SYSTEM VALUE
+			SELECT $1, $2, $3, $4, $5, $6, '{}', $7, '{}', min(key_id), $8, $9 FROM api_keys WHERE club_id = $1`,
+			clubID, h.ID, h.TableID, h.SessionID, h.Number, h.Game, stored, make([]byte, 32), make([]byte, 8))
+		if err != nil {
+			return err
+		}
+		return indexHand(ctx, &tx{Tx: t, club: clubID}, h, date)
+	})
 }
 
-func (s *Store) UnindexHandForTest(ctx context.Context, clubID int64, h ledger.Hand) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return unindexHand(ctx, &tx{Tx: t, club: clubID}, h) })
+// ReviseHandForTest appends a revision of stored hand h with h's result
+// (void, when h.Void) and re-indexes it as AppendRevision does; a settled
+// session's rollups are rebuilt, as the correction flow's new settlement
+// does.
+func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Hand, date string) error {
+	return s.tx(ctx, func(t pgx.Tx) error {
+		stored, err := encodeResult(h.Result)
+		if err != nil {
+			return err
+		}
+		_, err = t.Exec(ctx, `
+			INSERT INTO hand_revisions (club_id, hand_id, table_id, number, revision, facts, result, state_after, void, reason,
+			                            caused_by, recorded_by, hash, chain_key)
+			SELECT h.club_id, h.hand_id, h.table_id, h.number,
+			       coalesce((SELECT max(r.revision) FROM hand_revisions r WHERE r.club_id = h.club_id AND r.hand_id = h.hand_id), 1) + 1,
+			       '{}', $3, '{}', $4, 'a test', h.number, h.recorded_by, $5, $6
+			FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2`,
+			clubID, h.ID, stored, h.Void, make([]byte, 32), make([]byte, 8))
+		if err != nil {
+			return err
+		}
+		x := &tx{Tx: t, club: clubID}
+		var stats []ledger.HandStat
+		if !h.Void {
+			stats = ledger.StatsOf(h.Result)
+		}
+		if err := x.reindexHand(ctx, h, ledger.Session{ID: h.SessionID, Date: date}, stats); err != nil {
+			return err
+		}
+		var settled bool
+		err = t.QueryRow(ctx, `
+			SELECT closed_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM stat_open o WHERE o.club_id = s.club_id AND o.session_id = s.session_id)
+			FROM sessions s WHERE s.club_id = $1 AND s.session_id = $2`, clubID, h.SessionID).Scan(&settled)
+		if err != nil || !settled {
+			return err
+		}
+		return rebuildSession(ctx, x, h.SessionID)
+	})
 }
 
+// IndexSettlementForTest runs the statistics' hook of a stored settlement
+// in a transaction of its own.
 func (s *Store) IndexSettlementForTest(ctx context.Context, clubID int64, st ledger.Settlement) error {
 	return s.tx(ctx, func(t pgx.Tx) error { return indexSettlement(ctx, &tx{Tx: t, club: clubID}, st) })
 }

@@ -18,7 +18,9 @@ import (
 // statsWorld is a small history built by hand, so that every figure is
 // known: five players A..E, a Doppelkopf table T1 and a Schwarze Dame table
 // T2, four sessions and ten hands whose results are written out below
-// (indexed as RecordHand indexes them), and three settlements.
+// (stored as rows of hands and indexed as RecordHand indexes them; a hand
+// number is the table's, so the sessions of T1 number on), and three
+// settlements.
 //
 //	S1 T1 2025-01-10 (A B C D E)   S2 T1 2025-02-07   S3 T2 2025-03-14   S4 T1 2026-01-09
 //
@@ -27,12 +29,12 @@ import (
 //	h2  S1  2       A 0  B -1  C 1   D 1   E -1     BE / CD         C D      (A sits out)
 //	h3  S1  3       A 0  B 0   C 0   D 0            -               -        (a redeal)
 //	h4  S1  5       A 3  B -1  C -1  D -1  E 0      A / BCD         A        (E sits out)
-//	h5  S2  1       A -14  B 14/3  C 14/3  D 14/3   A / BCD         B C D
-//	h6  S2  2       A 2  B -2  C 2   D -2           AC / BD         A C
+//	h5  S2  6       A -14  B 14/3  C 14/3  D 14/3   A / BCD         B C D
+//	h6  S2  7       A 2  B -2  C 2   D -2           AC / BD         A C
 //	h7  S3  1       A 20 B -10 C 3   D -13          -               A C
 //	h8  S3  3       A 20 B -10 C 3   D -13          -               A C
-//	h9  S4  1       A -1 B 1   C -1  D 1            AC / BD         B D
-//	h10 S4  2       A -1 B 1   C -1  D 1            AC / BD         B D
+//	h9  S4  8       A -1 B 1   C -1  D 1            AC / BD         B D
+//	h10 S4  9       A -1 B 1   C -1  D 1            AC / BD         B D
 //
 // Counters: A re_said in h1, solo_played and solo_won in h4, kontra_said
 // in h6; B pik_dame_taken in h7 and h8 (2 in h8).
@@ -99,12 +101,12 @@ func newStatsWorld(t *testing.T) *statsWorld {
 		{"h2", "S1", 2, "A:0 B:-1 C:1 D:1 E:-1", "B E/C D", "C D", ""},
 		{"h3", "S1", 3, "A:0 B:0 C:0 D:0", "", "", ""},
 		{"h4", "S1", 5, "A:3 B:-1 C:-1 D:-1 E:0", "A/B C D", "A", "A:solo_played:1 A:solo_won:1"},
-		{"h5", "S2", 1, "A:-14 B:14/3 C:14/3 D:14/3", "A/B C D", "B C D", ""},
-		{"h6", "S2", 2, "A:2 B:-2 C:2 D:-2", "A C/B D", "A C", "A:kontra_said:1"},
+		{"h5", "S2", 6, "A:-14 B:14/3 C:14/3 D:14/3", "A/B C D", "B C D", ""},
+		{"h6", "S2", 7, "A:2 B:-2 C:2 D:-2", "A C/B D", "A C", "A:kontra_said:1"},
 		{"h7", "S3", 1, "A:20 B:-10 C:3 D:-13", "", "A C", "B:pik_dame_taken:1"},
 		{"h8", "S3", 3, "A:20 B:-10 C:3 D:-13", "", "A C", "B:pik_dame_taken:1 B:pik_dame_taken:1"},
-		{"h9", "S4", 1, "A:-1 B:1 C:-1 D:1", "A C/B D", "B D", ""},
-		{"h10", "S4", 2, "A:-1 B:1 C:-1 D:1", "A C/B D", "B D", ""},
+		{"h9", "S4", 8, "A:-1 B:1 C:-1 D:1", "A C/B D", "B D", ""},
+		{"h10", "S4", 9, "A:-1 B:1 C:-1 D:1", "A C/B D", "B D", ""},
 	}
 	for i, h := range hands {
 		w.index(t, h.name, 9001+int64(i), h.session, h.number, h.points, h.parties, h.winners, h.stats)
@@ -169,7 +171,7 @@ func (w *statsWorld) hand(id int64, session string, number int, points, parties,
 func (w *statsWorld) index(t *testing.T, name string, id int64, session string, number int, points, parties, winners, stats string) {
 	t.Helper()
 	h := w.hand(id, session, number, points, parties, winners, stats)
-	must(t, w.db.IndexHandForTest(context.Background(), w.actor.ClubID, h, w.sessions[session].Date))
+	must(t, w.db.StoreHandForTest(context.Background(), w.actor.ClubID, h, w.sessions[session].Date))
 	w.hands[name] = h
 }
 
@@ -437,7 +439,7 @@ func TestStatsNeverCrossClubs(t *testing.T) {
 		Winners: []int64{p.ID}, Parties: [][]int64{{p.ID}, {q.ID, r.ID, s.ID}},
 	}}
 	// The same hand id as A's h1: ids are per club.
-	must(t, w.db.IndexHandForTest(ctx, other.ClubID, h, sess.Date))
+	must(t, w.db.StoreHandForTest(ctx, other.ClubID, h, sess.Date))
 
 	before := w.snapshot(t)
 	if ps := w.stats(t, "A", ledger.StatsFilter{}); ps.Hands != 9 || ps.Points.String() != "30" {
@@ -479,82 +481,77 @@ func TestStatsNeverCrossClubs(t *testing.T) {
 	if len(series) != 4 {
 		t.Errorf("the other club's series: %d players, want its 4", len(series))
 	}
-	// Removing the other club's hand 9001 leaves this club's hand 9001.
-	must(t, w.db.UnindexHandForTest(ctx, other.ClubID, h))
+	// Voiding the other club's hand 9001 leaves this club's hand 9001.
+	h.Void = true
+	must(t, w.db.ReviseHandForTest(ctx, other.ClubID, h, sess.Date))
 	if after := w.snapshot(t); after != before {
-		t.Errorf("unindexing another club's hand changed this club's statistics")
+		t.Errorf("voiding another club's hand changed this club's statistics")
 	}
 }
 
-func TestUnindexHandUndoesIndexHand(t *testing.T) {
+// TestACorrectionUndoesWhatItDid corrects hands away (void revisions) and
+// back (revisions with their results): the statistics, rows and rollups,
+// follow each revision and come back to what they were.
+func TestACorrectionUndoesWhatItDid(t *testing.T) {
 	w := newStatsWorld(t)
 	ctx := context.Background()
 	club := w.actor.ClubID
 	before := w.snapshot(t)
 	beforeA := w.stats(t, "A", ledger.StatsFilter{})
+	void := func(h ledger.Hand) ledger.Hand { h.Void = true; return h }
 
 	// A new hand at the end of S4, one in the gap of S1 (number 4, out of
-	// order), one in the middle of S3: each removed again.
+	// order), one in the middle of S3: each voided again.
 	extra := []ledger.Hand{
-		w.hand(9100, "S4", 3, "A:5 B:-5 C:5 D:-5", "A C/B D", "A C", "A:re_said:2 E:payout:1"),
+		w.hand(9100, "S4", 10, "A:5 B:-5 C:5 D:-5", "A C/B D", "A C", "A:re_said:2 E:payout:1"),
 		w.hand(9101, "S1", 4, "A:-3 B:1 C:1 D:1 E:0", "A/B C D", "B C D", "A:solo_played:1 E:sat_out:1"),
 		w.hand(9102, "S3", 2, "A:-26 B:10 C:10 D:6", "", "B C D", "A:pik_dame_taken:1"),
 	}
 	for _, h := range extra {
-		must(t, w.db.IndexHandForTest(ctx, club, h, w.sessionOf(h).Date))
+		must(t, w.db.StoreHandForTest(ctx, club, h, w.sessionOf(h).Date))
 		if w.snapshot(t) == before {
 			t.Fatalf("hand %d changed nothing", h.ID)
 		}
-		must(t, w.db.UnindexHandForTest(ctx, club, h))
+		must(t, w.db.ReviseHandForTest(ctx, club, void(h), w.sessionOf(h).Date))
 		if after := w.snapshot(t); after != before {
-			t.Errorf("hand %d indexed and removed:\n%s\nwant\n%s", h.ID, after, before)
+			t.Errorf("hand %d stored and voided:\n%s\nwant\n%s", h.ID, after, before)
 		}
 	}
 
 	// Out of order, the streaks are rebuilt: a loss between h7 and h8
 	// breaks A's three wins in a row.
-	must(t, w.db.IndexHandForTest(ctx, club, extra[2], "2025-03-14"))
+	must(t, w.db.ReviseHandForTest(ctx, club, extra[2], "2025-03-14"))
 	if a := w.stats(t, "A", ledger.StatsFilter{}); a.LongestWinningStreak != 2 || a.Hands != 10 || a.Points.String() != "4" {
 		t.Errorf("after a loss in S3: streak %d, %d hands, %s points; want 2, 10, 4", a.LongestWinningStreak, a.Hands, a.Points)
 	}
-	must(t, w.db.UnindexHandForTest(ctx, club, extra[2]))
+	must(t, w.db.ReviseHandForTest(ctx, club, void(extra[2]), "2025-03-14"))
 
-	// A correction: each of the history's hands removed and added back
-	// (its removal alone changes the figures), and one hand replaced by
-	// another result and back.
+	// Each of the history's hands voided and restored (voiding alone
+	// changes the figures), and one hand replaced by another result and
+	// back.
 	for _, name := range []string{"h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9", "h10"} {
 		h := w.hands[name]
-		must(t, w.db.UnindexHandForTest(ctx, club, h))
+		must(t, w.db.ReviseHandForTest(ctx, club, void(h), w.sessionOf(h).Date))
 		if w.snapshot(t) == before {
-			t.Errorf("removing %s changed nothing", name)
+			t.Errorf("voiding %s changed nothing", name)
 		}
-		must(t, w.db.IndexHandForTest(ctx, club, h, w.sessionOf(h).Date))
+		must(t, w.db.ReviseHandForTest(ctx, club, h, w.sessionOf(h).Date))
 	}
-	corrected := w.hand(w.hands["h6"].ID, "S2", 2, "A:-2 B:2 C:-2 D:2", "A C/B D", "B D", "")
-	must(t, w.db.UnindexHandForTest(ctx, club, w.hands["h6"]))
-	must(t, w.db.IndexHandForTest(ctx, club, corrected, "2025-02-07"))
+	corrected := w.hand(w.hands["h6"].ID, "S2", 7, "A:-2 B:2 C:-2 D:2", "A C/B D", "B D", "")
+	must(t, w.db.ReviseHandForTest(ctx, club, corrected, "2025-02-07"))
 	if a := w.stats(t, "A", ledger.StatsFilter{}); a.HandsWon != 4 || a.Points.String() != "26" || a.LongestLosingStreak != 2 {
 		t.Errorf("after correcting h6: %d won, %s points, losing streak %d; want 4, 26, 2", a.HandsWon, a.Points, a.LongestLosingStreak)
 	}
-	must(t, w.db.UnindexHandForTest(ctx, club, corrected))
-	must(t, w.db.IndexHandForTest(ctx, club, w.hands["h6"], "2025-02-07"))
+	must(t, w.db.ReviseHandForTest(ctx, club, w.hands["h6"], "2025-02-07"))
 	if after := w.snapshot(t); after != before {
-		t.Errorf("after removing and re-adding every hand:\n%s\nwant\n%s", after, before)
+		t.Errorf("after voiding and restoring every hand:\n%s\nwant\n%s", after, before)
 	}
 	if a, b := jsonOf(t, w.stats(t, "A", ledger.StatsFilter{})), jsonOf(t, beforeA); a != b {
 		t.Errorf("A's figures differ after the round trip:\n%s\nwant\n%s", a, b)
 	}
-	// A hand never indexed, and a void hand, change nothing.
-	must(t, w.db.UnindexHandForTest(ctx, club, ledger.Hand{ID: 123456}))
-	void := extra[0]
-	void.Void = true
-	must(t, w.db.IndexHandForTest(ctx, club, void, "2026-01-09"))
-	if after := w.snapshot(t); after != before {
-		t.Errorf("a void hand or removing an unknown hand changed the statistics")
-	}
-	// Indexing a hand twice is refused.
-	if err := w.db.IndexHandForTest(ctx, club, w.hands["h1"], "2025-01-10"); err == nil {
-		t.Error("indexing h1 twice succeeded")
+	// Storing a hand twice is refused.
+	if err := w.db.StoreHandForTest(ctx, club, w.hands["h1"], "2025-01-10"); err == nil {
+		t.Error("storing h1 twice succeeded")
 	}
 }
 
@@ -604,6 +601,7 @@ func TestStatsFollowTheWritePath(t *testing.T) {
 	_, err = f.store.CloseSession(ctx, f.actor, f.session.ID)
 	must(t, err)
 	assertCount(t, f.pool, "stat_open", 0)
+	assertCount(t, f.pool, "stat_hands", 0) // a settled session's rows are its rollups
 	assertCount(t, f.pool, "stat_sessions", 4)
 	for i, id := range f.players {
 		ps, err := f.store.PlayerStats(ctx, f.actor, id, ledger.StatsFilter{})

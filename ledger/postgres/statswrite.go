@@ -4,12 +4,17 @@ package postgres
 // hand's own transaction, a settled session's rollups (stat_sessions,
 // stat_counters, stat_pairs) and its money (stat_money) when its
 // settlement is stored. An open evening is listed in stat_open and read
-// live from its hand rows. What the rows and rollups hold is computed by
-// the ledger (StatsOf, RollUp); migration 4 explains the tables.
+// live from its hand rows; once rolled up, a session keeps no hand rows,
+// and its rollups are rebuilt from its hands. What the rows and rollups
+// hold is computed by the ledger (StatsOf, RollUp); migrations 4 and 16
+// explain the tables.
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -93,8 +98,8 @@ func (t *tx) reindexHand(ctx context.Context, h ledger.Hand, sess ledger.Session
 }
 
 // indexHand adds a stored hand's statistics rows, computed from its
-// result, and rebuilds its session's rollups when the session is settled:
-// what rebuilding and the tests need. Indexing a hand twice fails (the
+// result, and rebuilds its session's rollups when the session is settled
+// (the tests' hand-written hands). Indexing a live hand twice fails (the
 // primary key of stat_hands).
 func indexHand(ctx context.Context, t *tx, h ledger.Hand, date string) error {
 	b := &pgx.Batch{}
@@ -103,35 +108,6 @@ func indexHand(ctx context.Context, t *tx, h ledger.Hand, date string) error {
 		return err
 	}
 	return rebuildSession(ctx, t, h.SessionID)
-}
-
-// unindexHand removes exactly what indexHand added for hand h: its
-// stat_hands rows, the session's stat_open row when no other hand of it is
-// left, and, for a settled session, its contribution to the rollups. A
-// hand never indexed is a no-op.
-func unindexHand(ctx context.Context, t *tx, h ledger.Hand) error {
-	var session int64
-	err := t.QueryRow(ctx, `
-		WITH d AS (DELETE FROM stat_hands WHERE club_id = $1 AND hand_id = $2 RETURNING session_id)
-		SELECT coalesce(max(session_id), 0) FROM d`, t.club, h.ID).Scan(&session)
-	if err != nil || session == 0 {
-		return err
-	}
-	var open, listed, left bool
-	err = t.QueryRow(ctx, `
-		SELECT coalesce((SELECT closed_at IS NULL FROM sessions WHERE club_id = $1 AND session_id = $2), false),
-		       EXISTS (SELECT 1 FROM stat_open WHERE club_id = $1 AND session_id = $2),
-		       EXISTS (SELECT 1 FROM stat_hands WHERE club_id = $1 AND session_id = $2)`, t.club, session).Scan(&open, &listed, &left)
-	switch {
-	case err != nil:
-		return err
-	case open || listed:
-		if !left {
-			_, err = t.Exec(ctx, `DELETE FROM stat_open WHERE club_id = $1 AND session_id = $2`, t.club, session)
-		}
-		return err
-	}
-	return rebuildSession(ctx, t, session)
 }
 
 // rebuildSession replaces a session's rollups with those of its rows.
@@ -173,21 +149,49 @@ func indexSettlement(ctx context.Context, t *tx, st ledger.Settlement) error {
 	return rebuildSession(ctx, t, st.SessionID)
 }
 
-// SessionStatRows returns a session's stat_hands rows in hand order.
+// SessionStatRows returns a session's statistics rows in hand order,
+// computed from its hands' current revisions (ledger.StatsOf): a settled
+// session keeps no stat_hands rows, and a rebuild reads what the ledger
+// holds. A void hand has none.
 func (t *tx) SessionStatRows(ctx context.Context, sessionID int64) ([]ledger.StatRow, error) {
-	rows, err := t.Query(ctx, `SELECT `+statRowColumns+` FROM stat_hands h
-		WHERE h.club_id = $1 AND h.session_id = $2 ORDER BY h.number, h.hand_id, h.player_id`, t.club, sessionID)
+	var date string
+	err := t.QueryRow(ctx, `SELECT to_char(date, 'YYYY-MM-DD') FROM sessions WHERE club_id = $1 AND session_id = $2`,
+		t.club, sessionID).Scan(&date)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, scanStatRow)
+	rows, err := t.Query(ctx, selectHand+` WHERE h.club_id = $1 AND h.session_id = $2 ORDER BY h.number, h.hand_id`, t.club, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	hands, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
+	if err != nil {
+		return nil, err
+	}
+	var out []ledger.StatRow
+	for _, h := range hands {
+		if h.Void {
+			continue
+		}
+		stats := ledger.StatsOf(h.Result)
+		slices.SortFunc(stats, func(a, b ledger.HandStat) int { return cmp.Compare(a.Player, b.Player) })
+		for _, hs := range stats {
+			out = append(out, ledger.StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game, Date: date,
+				Number: h.Number, HandStat: hs})
+		}
+	}
+	return out, nil
 }
 
 // ReplaceRollup replaces a session's rollups with r and takes it off
-// stat_open: its figures are read from the rollups from now on.
+// stat_open with its stat_hands rows: its figures are read from the
+// rollups from now on, and rebuilt from its hands.
 func (t *tx) ReplaceRollup(ctx context.Context, sessionID int64, r ledger.Rollup) error {
 	b := &pgx.Batch{}
-	for _, table := range []string{"stat_sessions", "stat_counters", "stat_pairs", "stat_open"} {
+	for _, table := range []string{"stat_sessions", "stat_counters", "stat_pairs", "stat_open", "stat_hands"} {
 		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1 AND session_id = $2`, t.club, sessionID)
 	}
 	queueSessionRolls(b, t.club, sessionID, r.Sessions)
@@ -295,19 +299,29 @@ func rebuildStats(ctx context.Context, t *tx) error {
 	if err := send(ctx, t, b); err != nil {
 		return err
 	}
-	rows, err := t.Query(ctx, `SELECT session_id, to_char(date, 'YYYY-MM-DD') FROM sessions WHERE club_id = $1`, t.club)
+	// A closed session with a settlement is rolled up below and keeps no
+	// stat_hands rows.
+	rows, err := t.Query(ctx, `
+		SELECT s.session_id, to_char(s.date, 'YYYY-MM-DD'),
+		       s.closed_at IS NOT NULL AND EXISTS (SELECT 1 FROM settlements x WHERE x.club_id = s.club_id AND x.session_id = s.session_id)
+		FROM sessions s WHERE s.club_id = $1`, t.club)
 	if err != nil {
 		return err
 	}
 	dates := map[int64]string{}
+	settled := map[int64]bool{}
 	var id int64
 	var date string
-	if _, err := pgx.ForEachRow(rows, []any{&id, &date}, func() error { dates[id] = date; return nil }); err != nil {
+	var rolled bool
+	if _, err := pgx.ForEachRow(rows, []any{&id, &date, &rolled}, func() error {
+		dates[id], settled[id] = date, rolled
+		return nil
+	}); err != nil {
 		return err
 	}
 	// Hands in pages of hand ids, so a big club is never held in memory;
 	// each page's rows in one round trip. The rollups of settled sessions
-	// are built once, below, from their latest settlements.
+	// are built once, below, from their hands and latest settlements.
 	const page = 1000
 	var after int64
 	for {
@@ -321,7 +335,9 @@ func rebuildStats(ctx context.Context, t *tx) error {
 		}
 		b := &pgx.Batch{}
 		for _, h := range hands {
-			queueStatHands(b, t.club, h, dates[h.SessionID], ledger.StatsOf(h.Result))
+			if !settled[h.SessionID] {
+				queueStatHands(b, t.club, h, dates[h.SessionID], ledger.StatsOf(h.Result))
+			}
 		}
 		if err := send(ctx, t, b); err != nil {
 			return fmt.Errorf("statistics of hands after %d: %w", after, err)

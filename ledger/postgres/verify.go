@@ -19,9 +19,10 @@ type check struct {
 	query string
 	// zeroSum marks a query that takes the zero-sum games as $1.
 	zeroSum bool
-	// chain, instead of query, checks in Go: it returns the first
-	// breach's detail, "" when there is none.
-	chain func(ctx context.Context, q pgx.Tx, key chain.Key) (string, error)
+	// inGo, instead of query, checks by reading the rows in Go (the
+	// hashes, and what only a hand's decoded result says): it returns the
+	// first breach's detail, "" when there is none.
+	inGo func(ctx context.Context, q pgx.Tx, key chain.Key) (string, error)
 }
 
 // firstBreach runs the checks in q (a transaction that sees one snapshot)
@@ -44,8 +45,8 @@ func firstBreach(ctx context.Context, q pgx.Tx, key chain.Key, zeroSumGames []st
 
 // run returns the detail of the check's first breach, "" when there is none.
 func (c check) run(ctx context.Context, q pgx.Tx, key chain.Key, zeroSumGames []string) (string, error) {
-	if c.chain != nil {
-		return c.chain(ctx, q, key)
+	if c.inGo != nil {
+		return c.inGo(ctx, q, key)
 	}
 	var args []any
 	if c.zeroSum {
@@ -115,8 +116,8 @@ var checks = []check{
 		FROM session_totals t FULL JOIN sums s USING (club_id, session_id, player_id)
 		WHERE t.num IS DISTINCT FROM s.total[1] OR t.den IS DISTINCT FROM s.total[2] OR t.hands IS DISTINCT FROM s.n
 		LIMIT 1`},
-	attendanceCheck("table_totals", "table_id"),
-	attendanceCheck("session_totals", "session_id"),
+	{name: "every table_totals row counts the hands played and sat out", inGo: verifyAttendance("table_totals", "table_id")},
+	{name: "every session_totals row counts the hands played and sat out", inGo: verifyAttendance("session_totals", "session_id")},
 	{name: "hand numbers of every table run 1, 2, 3 … without a gap", query: `
 		SELECT format('table %s has %s hands numbered up to %s and counts %s', t.table_id, coalesce(h.n, 0), coalesce(h.top, 0), t.hands)
 		FROM tables t
@@ -130,9 +131,9 @@ var checks = []check{
 		LEFT JOIN (SELECT club_id, count(*) AS n, min(seq) AS low, max(seq) AS top FROM changes GROUP BY club_id) x USING (club_id)
 		WHERE coalesce(x.n, 0) <> c.change_seq OR coalesce(x.top, 0) <> c.change_seq OR coalesce(x.low, 1) <> 1
 		LIMIT 1`},
-	{name: "every revision chains to the one before it", chain: verifyRevisionChain},
-	{name: "the tamper-evidence chain is intact", chain: verifyHandChain},
-	{name: "the rows of the trigger era are the ones sealed", chain: verifySeals},
+	{name: "every revision chains to the one before it", inGo: verifyRevisionChain},
+	{name: "the tamper-evidence chain is intact", inGo: verifyHandChain},
+	{name: "the rows of the trigger era are the ones sealed", inGo: verifySeals},
 	{name: "every table's chain head is its last hand's hash", query: `
 		SELECT format('table %s: its chain head is not the hash of its last hand %s', t.table_id, t.hands)
 		FROM tables t
