@@ -35,6 +35,7 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
+	"github.com/stichbuch/stichbuch/ledger/postgres/handpack"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
@@ -402,7 +403,7 @@ type storedHand struct {
 func readStoredHands(t *testing.T, pool *pgxpool.Pool) map[int64]map[int]storedHand {
 	t.Helper()
 	rows, err := pool.Query(context.Background(), `
-		SELECT h.table_id, h.number, h.session_id, h.facts::text,
+		SELECT h.table_id, h.number, h.session_id, h.facts::text, h.body,
 		       (SELECT count(*) FROM entries e WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id)
 		FROM hands h`)
 	if err != nil {
@@ -413,12 +414,19 @@ func readStoredHands(t *testing.T, pool *pgxpool.Pool) map[int64]map[int]storedH
 	for rows.Next() {
 		var table int64
 		var number int
-		var facts string
+		var facts *string
+		var body []byte
 		var h storedHand
-		if err := rows.Scan(&table, &number, &h.session, &facts, &h.entries); err != nil {
+		if err := rows.Scan(&table, &number, &h.session, &facts, &body, &h.entries); err != nil {
 			t.Fatal(err)
 		}
-		if err := json.Unmarshal([]byte(facts), &h.facts); err != nil {
+		text := []byte(nil)
+		if facts != nil {
+			text = []byte(*facts)
+		} else if text, _, _, err = handpack.Unpack(body); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(text, &h.facts); err != nil {
 			t.Fatal(err)
 		}
 		if out[table] == nil {

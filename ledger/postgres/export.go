@@ -115,13 +115,18 @@ func (e exportTx) Sessions(ctx context.Context) (backup.Cursor[backup.Session], 
 // Hands reads the hands as recorded, by table and number.
 func (e exportTx) Hands(ctx context.Context) (backup.Cursor[backup.Hand], error) {
 	return openCursor(ctx, e, "export_hands", `
-		SELECT hand_id, table_id, session_id, number, facts, result, state_after, recorded_by, recorded_at, hash, chain_key
+		SELECT hand_id, table_id, session_id, number, facts, result, state_after, body, recorded_by, recorded_at, hash, chain_key
 		FROM hands WHERE club_id = $1 ORDER BY table_id, number`,
 		func(r pgx.CollectableRow) (backup.Hand, error) {
 			var h backup.Hand
+			var t handTexts
 			var hash, key []byte
-			err := r.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Facts, &h.Result, &h.StateAfter,
+			err := r.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &t.facts, &t.result, &t.state, &t.body,
 				&h.RecordedBy, &h.RecordedAt, &hash, &key)
+			if err == nil {
+				err = t.unpack()
+			}
+			h.Facts, h.Result, h.StateAfter = t.facts, t.result, t.state
 			h.Hash, h.ChainKey, h.RecordedAt = hex.EncodeToString(hash), hex.EncodeToString(key), h.RecordedAt.UTC()
 			return h, err
 		})

@@ -521,7 +521,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents",
 		"sessions":          "club_id session_id table_id date opened_at closed_at rules stake_num stake_den settle_mode match_loss_cents",
 		"session_players":   "club_id session_id seat player_id",
-		"hands":             "club_id hand_id table_id session_id number facts result state_after recorded_by recorded_at hash chain_key",
+		"hands":             "club_id hand_id table_id session_id number facts result state_after body recorded_by recorded_at hash chain_key", // body: the texts, packed
 		"hand_revisions":    "club_id revision_id hand_id table_id number revision facts result state_after void reason caused_by recorded_by recorded_at hash chain_key",
 		"settlements":       "club_id settlement_id session_id version body created_at",
 		"transfers":         "club_id transfer_id settlement_id from_player to_player cents",

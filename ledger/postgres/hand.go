@@ -11,6 +11,7 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/chain"
+	"github.com/stichbuch/stichbuch/ledger/postgres/handpack"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -99,6 +100,10 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		return ledger.Hand{}, err
 	}
 	h.Hash = link.hash
+	body, err := handpack.Pack(h.Game, h.Facts, stored, res.State)
+	if err != nil {
+		return ledger.Hand{}, err
+	}
 	players, nums, dens := pointColumns(res.Points)
 	b := &pgx.Batch{}
 	b.Queue(`
@@ -109,7 +114,7 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		)
 		SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table')`,
 		clubID, h.TableID, h.Number, res.State, r.Table.Version, link.hash, link.prev)
-	queueInsertHand(b, clubID, r, stored, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID) })
+	queueInsertHand(b, clubID, r, body, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID) })
 	queueTotals(b, clubID, h, players, nums, dens, r.Attendance)
 	var queued bool
 	queueChange(b, clubID, r.Change, &queued)
@@ -129,10 +134,11 @@ type chainLink struct {
 	prev, hash, key []byte
 }
 
-// queueInsertHand queues one statement: the hand (with no rule set of its
-// own: it is its session's), its entries, its statistics rows (and its open session's stat_open row) and its
+// queueInsertHand queues one statement: the hand (its texts packed in
+// body, and no rule set of its own: it is its session's), its entries,
+// its statistics rows (and its open session's stat_open row) and its
 // Idempotency-Key, all from the hand's new id.
-func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []byte, at time.Time, link chainLink) *pgx.QueuedQuery {
+func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, body []byte, at time.Time, link chainLink) *pgx.QueuedQuery {
 	st := statColumnsOf(r.Stats)
 	players, nums, dens := pointColumns(r.Result.Points)
 	key, hash := "", []byte(nil)
@@ -141,35 +147,35 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, stored []b
 	}
 	return b.Queue(`
 		WITH h AS (
-			INSERT INTO hands (club_id, table_id, session_id, number, game, rules, facts, result, state_after, recorded_by,
+			INSERT INTO hands (club_id, table_id, session_id, number, game, rules, body, recorded_by,
 			                   recorded_at, prev_hash, hash, chain_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $28, $29, $30, $31)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $26, $27, $28, $29)
 			RETURNING hand_id
 		), e AS (
 			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
 			SELECT $1, h.hand_id, $2, $3, e.player, e.num, e.den
-			FROM h, unnest($11::bigint[], $12::bigint[], $13::bigint[]) AS e(player, num, den)
+			FROM h, unnest($9::bigint[], $10::bigint[], $11::bigint[]) AS e(player, num, den)
 		), s AS (
 			INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
 			                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
-			SELECT $1, h.hand_id, r.player, $3, $2, $5, $14::date, $4, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
+			SELECT $1, h.hand_id, r.player, $3, $2, $5, $12::date, $4, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
 			       coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
-			FROM h, unnest($15::bigint[], $16::bigint[], $17::bigint[], $18::smallint[], $19::boolean[], $20::boolean[], $21::smallint[])
+			FROM h, unnest($13::bigint[], $14::bigint[], $15::bigint[], $16::smallint[], $17::boolean[], $18::boolean[], $19::smallint[])
 			     AS r(player, num, den, outcome, present, sat_out, party)
 			LEFT JOIN LATERAL (
 			    SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
-			    FROM unnest($22::bigint[], $23::text[], $24::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
+			    FROM unnest($20::bigint[], $21::text[], $22::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
 			    WHERE s.player = r.player) k ON true
 		), o AS (
 			INSERT INTO stat_open (club_id, session_id, table_id, game, date)
-			SELECT $1, $3, $2, $5, $14::date WHERE cardinality($15::bigint[]) > 0
+			SELECT $1, $3, $2, $5, $12::date WHERE cardinality($13::bigint[]) > 0
 			ON CONFLICT DO NOTHING
 		), k AS (
 			INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
-			SELECT $1, $25, $26, $27, h.hand_id FROM h WHERE $25 <> ''
+			SELECT $1, $23, $24, $25, h.hand_id FROM h WHERE $23 <> ''
 		)
 		SELECT hand_id FROM h`,
-		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, nil /* rules: the session's */, r.Facts, stored, r.Result.State, r.RecordedBy,
+		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, nil /* rules: the session's */, body, r.RecordedBy,
 		players, nums, dens, r.Session.Date,
 		st.players, st.nums, st.dens, st.outcomes, st.presents, st.satOuts, st.parties, st.keyPlayers, st.keys, st.counts,
 		key, hash, string(ledger.KindHand), at, link.prev, link.hash, link.key)
@@ -244,11 +250,12 @@ func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.P
 }
 
 // selectHand reads a hand as its current revision, with its session's
-// rule set when it stores none (migrations/00015_hand_rules_from_session.sql).
+// rule set when it stores none (migrations/00015_hand_rules_from_session.sql),
+// and its texts from its body when it is packed (packed.go).
 const selectHand = `
 	SELECT h.hand_id, h.table_id, h.session_id, h.number, h.game, coalesce(h.rules, s.rules),
 	       coalesce(r.facts, h.facts), coalesce(r.result, h.result), coalesce(r.state_after, h.state_after),
-	       h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, ''),
+	       CASE WHEN r.revision IS NULL THEN h.body END, h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, ''),
 	       coalesce(r.hash, h.hash)
 	FROM hands h
 	JOIN sessions s ON s.club_id = h.club_id AND s.session_id = h.session_id
@@ -263,17 +270,20 @@ func findHand(ctx context.Context, q queryer, query string, args ...any) (ledger
 
 func scanHand(row pgx.Row) (ledger.Hand, error) {
 	var h ledger.Hand
-	var result []byte
-	err := row.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Game, &h.Rules, &h.Facts, &result, &h.Result.State,
+	var t handTexts
+	err := row.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Game, &h.Rules, &t.facts, &t.result, &t.state, &t.body,
 		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void, &h.Reason, &h.Hash)
 	if err != nil {
 		return h, err
 	}
-	state := h.Result.State
-	if h.Result, err = decodeResult(result); err != nil {
+	if err := t.unpack(); err != nil {
 		return h, fmt.Errorf("hand %d: %w", h.ID, err)
 	}
-	h.Result.State = state
+	h.Facts = t.facts
+	if h.Result, err = decodeResult(t.result); err != nil {
+		return h, fmt.Errorf("hand %d: %w", h.ID, err)
+	}
+	h.Result.State = t.state
 	if h.Result.Dealer == 0 {
 		h.Result.Dealer = legacyDealer(h.Facts)
 	}

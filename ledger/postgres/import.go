@@ -9,6 +9,7 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/chain"
+	"github.com/stichbuch/stichbuch/ledger/postgres/handpack"
 )
 
 var (
@@ -59,7 +60,9 @@ func (t *importTx) Write(ctx context.Context, b *backup.Batch) error {
 	club := t.club
 	queueMembers(q, club, b)
 	queueTables(q, club, b)
-	queueHands(q, club, b.Hands)
+	if err := queueHands(q, club, b.Hands); err != nil {
+		return err
+	}
 	queueMoney(q, club, b)
 	queueTournaments(q, club, b)
 	if err := send(ctx, t.Tx, q); err != nil {
@@ -191,16 +194,20 @@ func queueTables(q *pgx.Batch, club int64, b *backup.Batch) {
 }
 
 // queueHands queues the inserts of the hands, in table and number order,
-// each with its link in the chain as the import checked it, then each
-// hand's revisions in order and its entries.
-func queueHands(q *pgx.Batch, club int64, hands []backup.HandRow) {
+// each packed and with its link in the chain as the import checked it,
+// then each hand's revisions in order and its entries.
+func queueHands(q *pgx.Batch, club int64, hands []backup.HandRow) error {
 	for _, h := range hands {
+		body, err := handpack.Pack(h.Game, h.Facts, h.Result, h.StateAfter)
+		if err != nil {
+			return fmt.Errorf("hand %d: %w", h.ID, err)
+		}
 		q.Queue(`
-			INSERT INTO hands (club_id, hand_id, table_id, session_id, number, game, rules, facts, result,
-			                   state_after, recorded_by, recorded_at, prev_hash, hash, chain_key) OVERRIDING SYSTEM VALUE
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-			club, h.ID, h.TableID, h.SessionID, h.Number, h.Game, h.Rules, h.Facts, h.Result,
-			h.StateAfter, h.RecordedBy, h.RecordedAt, h.Link.Prev, h.Link.Hash, h.Link.Key)
+			INSERT INTO hands (club_id, hand_id, table_id, session_id, number, game, rules, body,
+			                   recorded_by, recorded_at, prev_hash, hash, chain_key) OVERRIDING SYSTEM VALUE
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+			club, h.ID, h.TableID, h.SessionID, h.Number, h.Game, h.Rules, body,
+			h.RecordedBy, h.RecordedAt, h.Link.Prev, h.Link.Hash, h.Link.Key)
 	}
 	for _, h := range hands {
 		for i, r := range h.Revisions {
@@ -215,6 +222,7 @@ func queueHands(q *pgx.Batch, club int64, hands []backup.HandRow) {
 		}
 		queueEntries(q, club, h)
 	}
+	return nil
 }
 
 // queueEntries queues the insert of hand h's entries, in their order.

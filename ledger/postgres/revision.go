@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/jackc/pgx/v5"
 
@@ -90,10 +89,10 @@ func (s *Store) HandRevisions(ctx context.Context, clubID, tableID int64, number
 		return nil, err
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT 1, h.facts, h.result, h.state_after, false, '', 0, h.recorded_by, h.recorded_at
+		SELECT 1, h.facts, h.result, h.state_after, h.body, false, '', 0, h.recorded_by, h.recorded_at
 		FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2
 		UNION ALL
-		SELECT r.revision, r.facts, r.result, r.state_after, r.void, r.reason, r.caused_by, r.recorded_by, r.recorded_at
+		SELECT r.revision, r.facts, r.result, r.state_after, NULL, r.void, r.reason, r.caused_by, r.recorded_by, r.recorded_at
 		FROM hand_revisions r WHERE r.club_id = $1 AND r.hand_id = $2
 		ORDER BY 1`, clubID, h.ID)
 	if err != nil {
@@ -101,14 +100,17 @@ func (s *Store) HandRevisions(ctx context.Context, clubID, tableID int64, number
 	}
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Revision, error) {
 		var rev ledger.Revision
-		var result []byte
-		var state json.RawMessage
-		if err := r.Scan(&rev.Revision, &rev.Facts, &result, &state, &rev.Void, &rev.Reason, &rev.CausedBy, &rev.RecordedBy, &rev.RecordedAt); err != nil {
+		var t handTexts
+		if err := r.Scan(&rev.Revision, &t.facts, &t.result, &t.state, &t.body, &rev.Void, &rev.Reason, &rev.CausedBy, &rev.RecordedBy, &rev.RecordedAt); err != nil {
+			return rev, err
+		}
+		if err := t.unpack(); err != nil {
 			return rev, err
 		}
 		var err error
-		rev.Result, err = decodeResult(result)
-		rev.Result.State = state
+		rev.Facts = t.facts
+		rev.Result, err = decodeResult(t.result)
+		rev.Result.State = t.state
 		return rev, err
 	})
 	return list, mapError(err)

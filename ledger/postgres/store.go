@@ -117,7 +117,8 @@ func provider(pool *pgxpool.Pool) (*goose.Provider, error) {
 		return nil, err
 	}
 	db := stdlib.OpenDBFromPool(pool)
-	return goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithSessionLocker(locker))
+	return goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithSessionLocker(locker),
+		goose.WithGoMigrations(packedHands))
 }
 
 // tx runs fn in one transaction and maps database errors to ledger errors.

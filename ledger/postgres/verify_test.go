@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
+	"github.com/stichbuch/stichbuch/ledger/postgres/handpack"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
@@ -31,6 +33,33 @@ func tamper(t *testing.T, f fixture, tables string, sql string) {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
+}
+
+// repacked returns the statement that rewrites the packed texts of hand
+// number n, edited, as someone with the database's rights could.
+func repacked(t *testing.T, f fixture, n int, edit func(facts, result map[string]any)) string {
+	t.Helper()
+	var game string
+	var body []byte
+	must(t, f.pool.QueryRow(context.Background(), `SELECT game, body FROM hands WHERE number = $1`, n).Scan(&game, &body))
+	factsText, resultText, state, err := handpack.Unpack(body)
+	must(t, err)
+	var facts, result map[string]any
+	must(t, json.Unmarshal(factsText, &facts))
+	must(t, json.Unmarshal(resultText, &result))
+	edit(facts, result)
+	factsText, err = json.Marshal(facts)
+	must(t, err)
+	resultText, err = json.Marshal(result)
+	must(t, err)
+	body, err = handpack.Pack(game, factsText, resultText, state)
+	must(t, err)
+	return fmt.Sprintf(`UPDATE hands SET body = '\x%x' WHERE number = %d`, body, n)
+}
+
+// firstPoints sets the points of a result's first player.
+func firstPoints(result map[string]any, points string) {
+	result["points"].([]any)[0].(map[string]any)["points"] = points
 }
 
 func verify(f fixture) error {
@@ -65,16 +94,21 @@ func TestVerifyPassesAWholeLedger(t *testing.T) {
 }
 
 func TestVerifyCatchesTampering(t *testing.T) {
+	// Hands 1 and 2 are rewritten in their packed texts (sql "").
+	edits := map[string]struct {
+		hand int
+		edit func(facts, result map[string]any)
+	}{
+		"a hand's facts rewritten":  {2, func(facts, _ map[string]any) { facts["dealer"] = 0 }},
+		"a hand's result rewritten": {1, func(_, result map[string]any) { firstPoints(result, "21") }},
+	}
 	cases := []struct {
 		name, table, sql, invariant string
 	}{
 		{"an entry changed", "entries", `UPDATE entries SET num = num + 10 WHERE entry_id = (SELECT min(entry_id) FROM entries)`,
 			"every hand's entries are the points of its result"},
-		{"a hand's facts rewritten", "hands", `UPDATE hands SET facts = jsonb_set(facts, '{dealer}', '0') WHERE number = 2`,
-			"the tamper-evidence chain is intact"},
-		{"a hand's result and entries rewritten together", "hands", `
-			UPDATE hands SET result = jsonb_set(result, '{points,0,points}', '"21"') WHERE number = 1`,
-			"every hand's entries are the points of its result"},
+		{"a hand's facts rewritten", "hands", "", "the tamper-evidence chain is intact"},
+		{"a hand's result rewritten", "hands", "", "every hand's entries are the points of its result"},
 		{"a total changed", "table_totals", `UPDATE table_totals SET num = num + 1 WHERE player_id = (SELECT min(player_id) FROM table_totals)`,
 			"every table total equals the sum of its entries"},
 		{"a session total changed", "session_totals", `UPDATE session_totals SET hands = hands + 1 WHERE player_id = (SELECT min(player_id) FROM session_totals)`,
@@ -95,7 +129,11 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := recordThree(t)
-			tamper(t, f, c.table, c.sql)
+			sql := c.sql
+			if e, ok := edits[c.name]; ok {
+				sql = repacked(t, f, e.hand, e.edit)
+			}
+			tamper(t, f, c.table, sql)
 			err := verify(f)
 			var b *postgres.Breach
 			if !errors.As(err, &b) {
@@ -111,9 +149,8 @@ func TestVerifyCatchesTampering(t *testing.T) {
 func TestVerifyCatchesAZeroSumBreachAndAGap(t *testing.T) {
 	f := recordThree(t)
 	// A hand whose entries and result agree but do not sum to zero.
-	tamper(t, f, "entries,hands", `UPDATE entries SET num = num + 1 WHERE entry_id = (SELECT min(entry_id) FROM entries);
-		UPDATE hands h SET result = jsonb_set(result, '{points,0,points}', to_jsonb((SELECT e.num::text FROM entries e WHERE e.entry_id = (SELECT min(entry_id) FROM entries))))
-		WHERE h.hand_id = (SELECT hand_id FROM entries WHERE entry_id = (SELECT min(entry_id) FROM entries))`)
+	tamper(t, f, "entries,hands", `UPDATE entries SET num = num + 1 WHERE entry_id = (SELECT min(entry_id) FROM entries);`+
+		repacked(t, f, 1, func(_, result map[string]any) { firstPoints(result, "21") }))
 	var b *postgres.Breach
 	if err := verify(f); !errors.As(err, &b) || b.Invariant != "every zero-sum hand sums to zero" {
 		t.Errorf("verify: %v, want the zero-sum breach", err)
