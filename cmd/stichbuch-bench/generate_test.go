@@ -64,8 +64,8 @@ func TestGenerateIsReproducible(t *testing.T) {
 		var hands, indexed, open, unsettled, games int
 		err = pool.QueryRow(ctx, `
 			SELECT (SELECT count(*) FROM hands),
-			       (SELECT count(*) FROM hands h -- in an open evening's rows, or in its settled session's rollups
-			        WHERE EXISTS (SELECT 1 FROM stat_hands s WHERE s.club_id = h.club_id AND s.hand_id = h.hand_id)
+			       (SELECT count(*) FROM hands h -- an open evening's, or in its settled session's rollups
+			        WHERE EXISTS (SELECT 1 FROM stat_open o WHERE o.club_id = h.club_id AND o.session_id = h.session_id)
 			           OR EXISTS (SELECT 1 FROM stat_sessions r WHERE r.club_id = h.club_id AND r.session_id = h.session_id)),
 			       (SELECT count(DISTINCT game) FROM hands),
 			       (SELECT count(*) FROM sessions WHERE closed_at IS NULL),

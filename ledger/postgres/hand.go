@@ -136,10 +136,9 @@ type chainLink struct {
 
 // queueInsertHand queues one statement: the hand (its texts packed in
 // body, and no rule set of its own: it is its session's), its entries,
-// its statistics rows (and its open session's stat_open row) and its
+// its session's listing among the evenings read live (stat_open) and its
 // Idempotency-Key, all from the hand's new id.
 func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, body []byte, at time.Time, link chainLink) *pgx.QueuedQuery {
-	st := statColumnsOf(r.Stats)
 	players, nums, dens := pointColumns(r.Result.Points)
 	key, hash := "", []byte(nil)
 	if r.Idempotency != nil {
@@ -149,36 +148,23 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, body []byt
 		WITH h AS (
 			INSERT INTO hands (club_id, table_id, session_id, number, game, rules, body, recorded_by,
 			                   recorded_at, prev_hash, hash, chain_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $26, $27, $28, $29)
+			VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11)
 			RETURNING hand_id
 		), e AS (
 			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
 			SELECT $1, h.hand_id, $2, $3, e.player, e.num, e.den
-			FROM h, unnest($9::bigint[], $10::bigint[], $11::bigint[]) AS e(player, num, den)
-		), s AS (
-			INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
-			                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
-			SELECT $1, h.hand_id, r.player, $3, $2, $5, $12::date, $4, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
-			       coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
-			FROM h, unnest($13::bigint[], $14::bigint[], $15::bigint[], $16::smallint[], $17::boolean[], $18::boolean[], $19::smallint[])
-			     AS r(player, num, den, outcome, present, sat_out, party)
-			LEFT JOIN LATERAL (
-			    SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
-			    FROM unnest($20::bigint[], $21::text[], $22::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
-			    WHERE s.player = r.player) k ON true
+			FROM h, unnest($12::bigint[], $13::bigint[], $14::bigint[]) AS e(player, num, den)
 		), o AS (
 			INSERT INTO stat_open (club_id, session_id, table_id, game, date)
-			SELECT $1, $3, $2, $5, $12::date WHERE cardinality($13::bigint[]) > 0
+			VALUES ($1, $3, $2, $5, $15::date)
 			ON CONFLICT DO NOTHING
 		), k AS (
 			INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
-			SELECT $1, $23, $24, $25, h.hand_id FROM h WHERE $23 <> ''
+			SELECT $1, $16, $17, $18, h.hand_id FROM h WHERE $16 <> ''
 		)
 		SELECT hand_id FROM h`,
-		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, nil /* rules: the session's */, body, r.RecordedBy,
-		players, nums, dens, r.Session.Date,
-		st.players, st.nums, st.dens, st.outcomes, st.presents, st.satOuts, st.parties, st.keyPlayers, st.keys, st.counts,
-		key, hash, string(ledger.KindHand), at, link.prev, link.hash, link.key)
+		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, body, r.RecordedBy, at, link.prev, link.hash, link.key,
+		players, nums, dens, r.Session.Date, key, hash, string(ledger.KindHand))
 }
 
 // queueTotals queues the moves of the table's and the session's running

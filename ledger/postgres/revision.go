@@ -20,8 +20,9 @@ func (t *tx) HandsAfter(ctx context.Context, tableID int64, after int) ([]ledger
 }
 
 // AppendRevision stores a hand's next revision with its difference
-// entries, moves the running totals by the differences, records the
-// change, and replaces the hand's statistics rows. The revision's hash
+// entries, moves the running totals by the differences and records the
+// change. The statistics read the revision from the hand (an open
+// evening's live, a settled one's when the correction resettles it). The revision's hash
 // chains it to the hand's current one (r.Hand.Hash, read under the
 // table's lock); the insert refuses (as stale) a hand whose current
 // revision is not that one.
@@ -74,12 +75,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 	}
 	queueAttendance(b, t.club, h.TableID, r.Session.ID, r.Attendance)
 	queueChange(b, t.club, r.Change, &t.queued)
-	if err := send(ctx, t, b); err != nil {
-		return err
-	}
-	revised := h
-	revised.Facts, revised.Result, revised.Revision, revised.Void = r.Facts, r.Result, r.Revision, r.Void
-	return t.reindexHand(ctx, revised, r.Session, r.Stats)
+	return send(ctx, t, b)
 }
 
 // HandRevisions returns every revision of a hand, the original first.

@@ -31,10 +31,9 @@ func (s *Store) StoreHandForTest(ctx context.Context, clubID int64, h ledger.Han
 }
 
 // ReviseHandForTest appends a revision of stored hand h with h's result
-// (void, when h.Void) and re-indexes it as AppendRevision does; a settled
-// session's rollups are rebuilt, as the correction flow's new settlement
-// does.
-func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Hand, date string) error {
+// (void, when h.Void); a settled session's rollups are rebuilt, as the
+// correction flow's new settlement does.
+func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Hand) error {
 	return s.tx(ctx, func(t pgx.Tx) error {
 		stored, err := encodeResult(h.Result)
 		if err != nil {
@@ -51,14 +50,6 @@ func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Ha
 		if err != nil {
 			return err
 		}
-		x := &tx{Tx: t, club: clubID}
-		var stats []ledger.HandStat
-		if !h.Void {
-			stats = ledger.StatsOf(h.Result)
-		}
-		if err := x.reindexHand(ctx, h, ledger.Session{ID: h.SessionID, Date: date}, stats); err != nil {
-			return err
-		}
 		var settled bool
 		err = t.QueryRow(ctx, `
 			SELECT closed_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM stat_open o WHERE o.club_id = s.club_id AND o.session_id = s.session_id)
@@ -66,7 +57,7 @@ func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Ha
 		if err != nil || !settled {
 			return err
 		}
-		return rebuildSession(ctx, x, h.SessionID)
+		return rebuildSession(ctx, &tx{Tx: t, club: clubID}, h.SessionID)
 	})
 }
 

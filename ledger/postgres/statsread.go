@@ -2,12 +2,13 @@ package postgres
 
 // The statistics' side tables, read: a settled session's figures from its
 // rollups (index-only scans of their covering indexes), an open evening's
-// from its stat_hands rows, which the ledger rolls up on the spot. No
-// query reads the hands' JSON.
+// (stat_open) from its hands' results, which the ledger rolls up on the
+// spot.
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -15,19 +16,6 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
-
-// statRowColumns are the stat_hands columns scanStatRow reads, of alias h.
-const statRowColumns = `h.hand_id, h.session_id, h.table_id, h.game, to_char(h.date, 'YYYY-MM-DD'), h.number,
-	h.player_id, h.num, h.den, h.outcome, h.present, h.sat_out, coalesce(h.party, -1), h.stat_keys, h.stat_counts`
-
-func scanStatRow(r pgx.CollectableRow) (ledger.StatRow, error) {
-	var h ledger.StatRow
-	var num, den int64
-	err := r.Scan(&h.Hand, &h.Session, &h.Table, &h.Game, &h.Date, &h.Number,
-		&h.Player, &num, &den, &h.Outcome, &h.Present, &h.SatOut, &h.Party, &h.Keys, &h.Counts)
-	h.Points = score.Frac(num, max(den, 1))
-	return h, err
-}
 
 // filterSQL appends the filter's conditions on the columns date, game and
 // table_id (of alias, e.g. "s.") to the query's WHERE, adding its args.
@@ -52,24 +40,46 @@ func filterSQL(f ledger.StatsFilter, alias string, args *[]any) string {
 	return b.String()
 }
 
-// queueLive queues the read of the open evenings' hand rows in the filter
-// (only those where player has a row, when player is not 0) into *into.
+// queueLive queues the read of the open evenings' hands in the filter and
+// puts their statistics rows into *into (only the evenings where player
+// has a row, when player is not 0): the hands' current revisions, read and
+// rolled into rows here, as a settled session's are when it is rolled up.
 func queueLive(b *pgx.Batch, clubID, player int64, f ledger.StatsFilter, into *[]ledger.StatRow) {
 	args := []any{clubID}
 	where := filterSQL(f, "o.", &args)
-	if player != 0 {
-		args = append(args, player)
-		where += fmt.Sprintf(` AND EXISTS (SELECT 1 FROM stat_hands p
-			WHERE p.club_id = o.club_id AND p.session_id = o.session_id AND p.player_id = $%d)`, len(args))
-	}
-	b.Queue(`SELECT `+statRowColumns+`
-		FROM stat_open o JOIN stat_hands h ON h.club_id = o.club_id AND h.session_id = o.session_id
+	dates := map[int64]string{}
+	b.Queue(`SELECT o.session_id, to_char(o.date, 'YYYY-MM-DD') FROM stat_open o WHERE o.club_id = $1`+where, args...).
+		Query(func(rows pgx.Rows) error {
+			var id int64
+			var date string
+			_, err := pgx.ForEachRow(rows, []any{&id, &date}, func() error { dates[id] = date; return nil })
+			return err
+		})
+	b.Queue(selectHand+`
+		JOIN stat_open o ON o.club_id = h.club_id AND o.session_id = h.session_id
 		WHERE o.club_id = $1`+where+`
-		ORDER BY h.session_id, h.number, h.hand_id, h.player_id`, args...).Query(func(rows pgx.Rows) error {
-		var err error
-		*into, err = pgx.CollectRows(rows, scanStatRow)
-		return err
+		ORDER BY h.session_id, h.number, h.hand_id`, args...).Query(func(rows pgx.Rows) error {
+		hands, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
+		if err != nil {
+			return err
+		}
+		*into = statRowsOf(hands, dates)
+		if player != 0 {
+			*into = withPlayer(*into, player)
+		}
+		return nil
 	})
+}
+
+// withPlayer keeps the rows of the sessions where player has a row.
+func withPlayer(rows []ledger.StatRow, player int64) []ledger.StatRow {
+	in := map[int64]bool{}
+	for _, r := range rows {
+		if r.Player == player {
+			in[r.Session] = true
+		}
+	}
+	return slices.DeleteFunc(rows, func(r ledger.StatRow) bool { return !in[r.Session] })
 }
 
 // PlayerNames returns the names of those of ids who are players of the club.
@@ -196,18 +206,24 @@ func (s *Store) LeaderboardRecords(ctx context.Context, clubID int64, f ledger.S
 func (s *Store) GamesIn(ctx context.Context, clubID int64, f ledger.StatsFilter) ([]string, error) {
 	args := []any{clubID}
 	settled := filterSQL(f, "", &args)
-	open := filterSQL(f, "o.", &args)
-	rows, err := s.pool.Query(ctx, `
-		SELECT game FROM stat_sessions WHERE club_id = $1 AND hands > 0`+settled+`
-		UNION
-		SELECT o.game FROM stat_open o WHERE o.club_id = $1`+open+` AND EXISTS (
-			SELECT 1 FROM stat_hands h WHERE h.club_id = o.club_id AND h.session_id = o.session_id)
-		ORDER BY 1`, args...)
-	if err != nil {
+	var games []string
+	var live []ledger.StatRow
+	b := &pgx.Batch{}
+	b.Queue(`SELECT DISTINCT game FROM stat_sessions WHERE club_id = $1 AND hands > 0`+settled, args...).
+		Query(func(rows pgx.Rows) error {
+			var err error
+			games, err = pgx.CollectRows(rows, pgx.RowTo[string])
+			return err
+		})
+	queueLive(b, clubID, 0, f, &live)
+	if err := send(ctx, s.pool, b); err != nil {
 		return nil, mapError(err)
 	}
-	games, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	return games, mapError(err)
+	for _, r := range live {
+		games = append(games, r.Game)
+	}
+	slices.Sort(games)
+	return slices.Compact(games), nil
 }
 
 // SeriesRecords reads each player's points per date and denominator (of

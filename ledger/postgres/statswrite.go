@@ -21,31 +21,12 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// queueStatHands queues the insert of hand h's stat_hands rows and, for an
-// open session, its stat_open row. Once the batch has run, the returned
-// flag tells whether the session's figures are read live (open, or listed
-// in stat_open); if not, the caller owes the session's rollups a rebuild.
-// A void hand adds nothing.
-func queueStatHands(b *pgx.Batch, clubID int64, h ledger.Hand, date string, stats []ledger.HandStat) *bool {
+// queueStatOpen queues the listing of hand h's session in stat_open when
+// it is open. Once the batch has run, the returned flag tells whether the
+// session's figures are read live (open, or listed in stat_open); if not,
+// the caller owes the session's rollups a rebuild.
+func queueStatOpen(b *pgx.Batch, clubID int64, h ledger.Hand, date string) *bool {
 	live := new(bool)
-	*live = true
-	if h.Void || len(stats) == 0 {
-		return live
-	}
-	c := statColumnsOf(stats)
-	b.Queue(`
-		INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
-		                        num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
-		SELECT $1, $2, r.player, $3, $4, $5, $6::date, $7, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
-		       coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
-		FROM unnest($8::bigint[], $9::bigint[], $10::bigint[], $11::smallint[], $12::boolean[], $13::boolean[], $14::smallint[])
-		     AS r(player, num, den, outcome, present, sat_out, party)
-		LEFT JOIN LATERAL (
-		    SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
-		    FROM unnest($15::bigint[], $16::text[], $17::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
-		    WHERE s.player = r.player) k ON true`,
-		clubID, h.ID, h.SessionID, h.TableID, h.Game, date, h.Number,
-		c.players, c.nums, c.dens, c.outcomes, c.presents, c.satOuts, c.parties, c.keyPlayers, c.keys, c.counts)
 	b.Queue(`
 		WITH s AS (
 		    SELECT closed_at IS NULL AS open FROM sessions WHERE club_id = $1 AND session_id = $2
@@ -60,50 +41,11 @@ func queueStatHands(b *pgx.Batch, clubID int64, h ledger.Hand, date string, stat
 	return live
 }
 
-// statColumns are a hand's statistics rows as the columns of stat_hands,
-// with the counters flattened to (player, key, count).
-type statColumns struct {
-	players, nums, dens []int64
-	outcomes, parties   []int16
-	presents, satOuts   []bool
-	keyPlayers, counts  []int64
-	keys                []string
-}
-
-func statColumnsOf(stats []ledger.HandStat) statColumns {
-	n := len(stats)
-	c := statColumns{players: make([]int64, n), nums: make([]int64, n), dens: make([]int64, n),
-		outcomes: make([]int16, n), parties: make([]int16, n), presents: make([]bool, n), satOuts: make([]bool, n)}
-	for i, hs := range stats {
-		c.players[i], c.nums[i], c.dens[i] = hs.Player, hs.Points.Num(), hs.Points.Den()
-		c.outcomes[i], c.parties[i], c.presents[i], c.satOuts[i] = hs.Outcome, hs.Party, hs.Present, hs.SatOut
-		for k, key := range hs.Keys {
-			c.keyPlayers, c.keys, c.counts = append(c.keyPlayers, hs.Player), append(c.keys, key), append(c.counts, hs.Counts[k])
-		}
-	}
-	return c
-}
-
-// reindexHand replaces hand h's stat_hands rows with stats, in one round
-// trip. An open session whose last rows go is taken off stat_open; a
-// settled session's rollups are the flow's to rebuild (it resettles).
-func (t *tx) reindexHand(ctx context.Context, h ledger.Hand, sess ledger.Session, stats []ledger.HandStat) error {
-	b := &pgx.Batch{}
-	b.Queue(`DELETE FROM stat_hands WHERE club_id = $1 AND hand_id = $2`, t.club, h.ID)
-	queueStatHands(b, t.club, h, sess.Date, stats)
-	b.Queue(`
-		DELETE FROM stat_open o WHERE o.club_id = $1 AND o.session_id = $2
-		AND NOT EXISTS (SELECT 1 FROM stat_hands h WHERE h.club_id = $1 AND h.session_id = $2)`, t.club, sess.ID)
-	return send(ctx, t, b)
-}
-
-// indexHand adds a stored hand's statistics rows, computed from its
-// result, and rebuilds its session's rollups when the session is settled
-// (the tests' hand-written hands). Indexing a live hand twice fails (the
-// primary key of stat_hands).
+// indexHand lists a stored hand's open session in stat_open, or rebuilds
+// its settled session's rollups (the tests' hand-written hands).
 func indexHand(ctx context.Context, t *tx, h ledger.Hand, date string) error {
 	b := &pgx.Batch{}
-	live := queueStatHands(b, t.club, h, date, ledger.StatsOf(h.Result))
+	live := queueStatOpen(b, t.club, h, date)
 	if err := send(ctx, t, b); err != nil || *live {
 		return err
 	}
@@ -150,9 +92,8 @@ func indexSettlement(ctx context.Context, t *tx, st ledger.Settlement) error {
 }
 
 // SessionStatRows returns a session's statistics rows in hand order,
-// computed from its hands' current revisions (ledger.StatsOf): a settled
-// session keeps no stat_hands rows, and a rebuild reads what the ledger
-// holds. A void hand has none.
+// computed from its hands' current revisions (ledger.StatsOf): the
+// statistics keep no rows per hand.
 func (t *tx) SessionStatRows(ctx context.Context, sessionID int64) ([]ledger.StatRow, error) {
 	var date string
 	err := t.QueryRow(ctx, `SELECT to_char(date, 'YYYY-MM-DD') FROM sessions WHERE club_id = $1 AND session_id = $2`,
@@ -171,6 +112,12 @@ func (t *tx) SessionStatRows(ctx context.Context, sessionID int64) ([]ledger.Sta
 	if err != nil {
 		return nil, err
 	}
+	return statRowsOf(hands, map[int64]string{sessionID: date}), nil
+}
+
+// statRowsOf are the statistics rows of hands (in their order, each
+// hand's by player) with their sessions' dates; a void hand has none.
+func statRowsOf(hands []ledger.Hand, dates map[int64]string) []ledger.StatRow {
 	var out []ledger.StatRow
 	for _, h := range hands {
 		if h.Void {
@@ -179,19 +126,18 @@ func (t *tx) SessionStatRows(ctx context.Context, sessionID int64) ([]ledger.Sta
 		stats := ledger.StatsOf(h.Result)
 		slices.SortFunc(stats, func(a, b ledger.HandStat) int { return cmp.Compare(a.Player, b.Player) })
 		for _, hs := range stats {
-			out = append(out, ledger.StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game, Date: date,
-				Number: h.Number, HandStat: hs})
+			out = append(out, ledger.StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game,
+				Date: dates[h.SessionID], Number: h.Number, HandStat: hs})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // ReplaceRollup replaces a session's rollups with r and takes it off
-// stat_open with its stat_hands rows: its figures are read from the
-// rollups from now on, and rebuilt from its hands.
+// stat_open: its figures are read from the rollups from now on.
 func (t *tx) ReplaceRollup(ctx context.Context, sessionID int64, r ledger.Rollup) error {
 	b := &pgx.Batch{}
-	for _, table := range []string{"stat_sessions", "stat_counters", "stat_pairs", "stat_open", "stat_hands"} {
+	for _, table := range []string{"stat_sessions", "stat_counters", "stat_pairs", "stat_open"} {
 		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1 AND session_id = $2`, t.club, sessionID)
 	}
 	queueSessionRolls(b, t.club, sessionID, r.Sessions)
@@ -293,60 +239,23 @@ func (s *Store) RebuildStats(ctx context.Context, clubID int64) error {
 
 func rebuildStats(ctx context.Context, t *tx) error {
 	b := &pgx.Batch{}
-	for _, table := range []string{"stat_hands", "stat_open", "stat_sessions", "stat_counters", "stat_pairs", "stat_money"} {
+	for _, table := range []string{"stat_open", "stat_sessions", "stat_counters", "stat_pairs", "stat_money"} {
 		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1`, t.club)
 	}
+	// The sessions with hands and no settlement yet are read live; the
+	// rollups of the settled ones are built below, from their hands and
+	// latest settlements.
+	b.Queue(`
+		INSERT INTO stat_open (club_id, session_id, table_id, game, date)
+		SELECT s.club_id, s.session_id, s.table_id, t.game, s.date
+		FROM sessions s JOIN tables t USING (club_id, table_id)
+		WHERE s.club_id = $1 AND EXISTS (SELECT 1 FROM hands h WHERE h.club_id = s.club_id AND h.session_id = s.session_id)
+		  AND (s.closed_at IS NULL OR NOT EXISTS (SELECT 1 FROM settlements x WHERE x.club_id = s.club_id AND x.session_id = s.session_id))`,
+		t.club)
 	if err := send(ctx, t, b); err != nil {
 		return err
 	}
-	// A closed session with a settlement is rolled up below and keeps no
-	// stat_hands rows.
-	rows, err := t.Query(ctx, `
-		SELECT s.session_id, to_char(s.date, 'YYYY-MM-DD'),
-		       s.closed_at IS NOT NULL AND EXISTS (SELECT 1 FROM settlements x WHERE x.club_id = s.club_id AND x.session_id = s.session_id)
-		FROM sessions s WHERE s.club_id = $1`, t.club)
-	if err != nil {
-		return err
-	}
-	dates := map[int64]string{}
-	settled := map[int64]bool{}
-	var id int64
-	var date string
-	var rolled bool
-	if _, err := pgx.ForEachRow(rows, []any{&id, &date, &rolled}, func() error {
-		dates[id], settled[id] = date, rolled
-		return nil
-	}); err != nil {
-		return err
-	}
-	// Hands in pages of hand ids, so a big club is never held in memory;
-	// each page's rows in one round trip. The rollups of settled sessions
-	// are built once, below, from their hands and latest settlements.
 	const page = 1000
-	var after int64
-	for {
-		rows, err := t.Query(ctx, selectHand+` WHERE h.club_id = $1 AND h.hand_id > $2 ORDER BY h.hand_id LIMIT $3`, t.club, after, page)
-		if err != nil {
-			return err
-		}
-		hands, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
-		if err != nil {
-			return err
-		}
-		b := &pgx.Batch{}
-		for _, h := range hands {
-			if !settled[h.SessionID] {
-				queueStatHands(b, t.club, h, dates[h.SessionID], ledger.StatsOf(h.Result))
-			}
-		}
-		if err := send(ctx, t, b); err != nil {
-			return fmt.Errorf("statistics of hands after %d: %w", after, err)
-		}
-		if len(hands) < page {
-			break
-		}
-		after = hands[len(hands)-1].ID
-	}
 	// The latest settlement versions in pages of sessions, too.
 	var session int64
 	for {
