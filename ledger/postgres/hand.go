@@ -135,9 +135,9 @@ type chainLink struct {
 }
 
 // queueInsertHand queues one statement: the hand (its texts packed in
-// body, and no rule set of its own: it is its session's), its entries,
-// its session's listing among the evenings read live (stat_open) and its
-// Idempotency-Key, all from the hand's new id.
+// body, its entries in its row, and no rule set of its own: it is its
+// session's), its session's listing among the evenings read live
+// (stat_open) and its Idempotency-Key, from the hand's new id.
 func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, body []byte, at time.Time, link chainLink) *pgx.QueuedQuery {
 	players, nums, dens := pointColumns(r.Result.Points)
 	key, hash := "", []byte(nil)
@@ -147,13 +147,9 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, body []byt
 	return b.Queue(`
 		WITH h AS (
 			INSERT INTO hands (club_id, table_id, session_id, number, game, rules, body, recorded_by,
-			                   recorded_at, prev_hash, hash, chain_key)
-			VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11)
+			                   recorded_at, prev_hash, hash, chain_key, entry_players, entry_nums, entry_dens)
+			VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 			RETURNING hand_id
-		), e AS (
-			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
-			SELECT $1, h.hand_id, $2, $3, e.player, e.num, e.den
-			FROM h, unnest($12::bigint[], $13::bigint[], $14::bigint[]) AS e(player, num, den)
 		), o AS (
 			INSERT INTO stat_open (club_id, session_id, table_id, game, date)
 			VALUES ($1, $3, $2, $5, $15::date)
@@ -200,7 +196,8 @@ func attendanceColumns(players []int64, att []ledger.Attendance) (played, satOut
 	return played, satOut
 }
 
-// pointColumns splits players' points into the columns of entries.
+// pointColumns splits players' points into a row's entries: its
+// entry_players, entry_nums and entry_dens.
 func pointColumns(ps []score.PlayerPoints) (players, nums, dens []int64) {
 	players, nums, dens = make([]int64, len(ps)), make([]int64, len(ps)), make([]int64, len(ps))
 	for i, p := range ps {

@@ -194,52 +194,51 @@ func queueTables(q *pgx.Batch, club int64, b *backup.Batch) {
 }
 
 // queueHands queues the inserts of the hands, in table and number order,
-// each packed and with its link in the chain as the import checked it,
-// then each hand's revisions in order and its entries.
+// each packed, with its entries and its link in the chain as the import
+// checked it, then each hand's revisions in order with theirs.
 func queueHands(q *pgx.Batch, club int64, hands []backup.HandRow) error {
 	for _, h := range hands {
 		body, err := handpack.Pack(h.Game, h.Facts, h.Result, h.StateAfter)
 		if err != nil {
 			return fmt.Errorf("hand %d: %w", h.ID, err)
 		}
+		e := entriesOf(h, 1)
 		q.Queue(`
 			INSERT INTO hands (club_id, hand_id, table_id, session_id, number, game, rules, body,
-			                   recorded_by, recorded_at, prev_hash, hash, chain_key) OVERRIDING SYSTEM VALUE
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+			                   recorded_by, recorded_at, prev_hash, hash, chain_key, entry_players, entry_nums, entry_dens)
+			OVERRIDING SYSTEM VALUE
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 			club, h.ID, h.TableID, h.SessionID, h.Number, h.Game, h.Rules, body,
-			h.RecordedBy, h.RecordedAt, h.Link.Prev, h.Link.Hash, h.Link.Key)
+			h.RecordedBy, h.RecordedAt, h.Link.Prev, h.Link.Hash, h.Link.Key, e.players, e.nums, e.dens)
 	}
 	for _, h := range hands {
 		for i, r := range h.Revisions {
 			l := h.RevisionLinks[i]
+			e := entriesOf(h, r.Revision)
 			q.Queue(`
 				INSERT INTO hand_revisions (club_id, revision_id, hand_id, table_id, number, revision, facts, result,
 				                            state_after, void, reason, caused_by, recorded_by, recorded_at,
-				                            prev_hash, hash, chain_key) OVERRIDING SYSTEM VALUE
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+				                            prev_hash, hash, chain_key, entry_players, entry_nums, entry_dens) OVERRIDING SYSTEM VALUE
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
 				club, r.ID, h.ID, h.TableID, h.Number, r.Revision, r.Facts, r.Result,
-				r.StateAfter, r.Void, r.Reason, r.CausedBy, r.RecordedBy, r.RecordedAt, l.Prev, l.Hash, l.Key)
+				r.StateAfter, r.Void, r.Reason, r.CausedBy, r.RecordedBy, r.RecordedAt, l.Prev, l.Hash, l.Key, e.players, e.nums, e.dens)
 		}
-		queueEntries(q, club, h)
 	}
 	return nil
 }
 
-// queueEntries queues the insert of hand h's entries, in their order.
-func queueEntries(b *pgx.Batch, club int64, h backup.HandRow) {
-	revs := make([]int, len(h.Entries))
-	players := make([]int64, len(h.Entries))
-	nums := make([]int64, len(h.Entries))
-	dens := make([]int64, len(h.Entries))
-	for i, e := range h.Entries {
-		revs[i], players[i], nums[i], dens[i] = e.Revision, e.Player, e.Points.Num(), e.Points.Den()
+// rowEntries are a row's entries as its columns.
+type rowEntries struct{ players, nums, dens []int64 }
+
+// entriesOf returns hand h's entries of revision rev, in their order.
+func entriesOf(h backup.HandRow, rev int) rowEntries {
+	e := rowEntries{players: []int64{}, nums: []int64{}, dens: []int64{}}
+	for _, x := range h.Entries {
+		if x.Revision == rev {
+			e.players, e.nums, e.dens = append(e.players, x.Player), append(e.nums, x.Points.Num()), append(e.dens, x.Points.Den())
+		}
 	}
-	b.Queue(`
-		INSERT INTO entries (club_id, hand_id, table_id, session_id, revision, player_id, num, den)
-		SELECT $1, $2, $3, $4, e.revision, e.player, e.num, e.den
-		FROM unnest($5::integer[], $6::bigint[], $7::bigint[], $8::bigint[]) WITH ORDINALITY AS e(revision, player, num, den, ord)
-		ORDER BY e.ord`,
-		club, h.ID, h.TableID, h.SessionID, revs, players, nums, dens)
+	return e
 }
 
 // queueMoney queues the inserts of the settlement versions with their

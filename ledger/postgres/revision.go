@@ -20,7 +20,7 @@ func (t *tx) HandsAfter(ctx context.Context, tableID int64, after int) ([]ledger
 }
 
 // AppendRevision stores a hand's next revision with its difference
-// entries, moves the running totals by the differences and records the
+// entries (in its row), moves the running totals by the differences and records the
 // change. The statistics read the revision from the hand (an open
 // evening's live, a settled one's when the correction resettles it). The revision's hash
 // chains it to the hand's current one (r.Hand.Hash, read under the
@@ -52,16 +52,11 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 				(SELECT h.hash FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2)) IS NOT DISTINCT FROM $14, 'the hand')
 		)
 		INSERT INTO hand_revisions (club_id, hand_id, table_id, number, revision, facts, result, state_after, void, reason, caused_by,
-		                            recorded_by, recorded_at, prev_hash, hash, chain_key)
-		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16 FROM head`,
+		                            recorded_by, recorded_at, prev_hash, hash, chain_key, entry_players, entry_nums, entry_dens)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19 FROM head`,
 		t.club, h.ID, h.TableID, h.Number, r.Revision, r.Facts, stored, r.Result.State, r.Void, r.Reason, r.CausedBy, r.RecordedBy,
-		at, link.prev, link.hash, link.key)
+		at, link.prev, link.hash, link.key, players, nums, dens)
 	if len(r.Diffs) > 0 {
-		b.Queue(`
-			INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den, revision)
-			SELECT $1, $2, $3, $4, e.player, e.num, e.den, $5
-			FROM unnest($6::bigint[], $7::bigint[], $8::bigint[]) AS e(player, num, den)`,
-			t.club, h.ID, h.TableID, r.Session.ID, r.Revision, players, nums, dens)
 		b.Queue(`
 			UPDATE table_totals t SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, e.num, e.den) r)
 			FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS e(player, num, den)

@@ -18,11 +18,12 @@ func (s *Store) StoreHandForTest(ctx context.Context, clubID int64, h ledger.Han
 		if err != nil {
 			return err
 		}
+		players, nums, dens := pointColumns(h.Result.Points)
 		_, err = t.Exec(ctx, `
 			INSERT INTO hands (club_id, hand_id, table_id, session_id, number, game, facts, result, state_after, recorded_by,
-			                   hash, chain_key) OVERRIDING SYSTEM VALUE
-			SELECT $1, $2, $3, $4, $5, $6, '{}', $7, '{}', min(key_id), $8, $9 FROM api_keys WHERE club_id = $1`,
-			clubID, h.ID, h.TableID, h.SessionID, h.Number, h.Game, stored, make([]byte, 32), make([]byte, 8))
+			                   hash, chain_key, entry_players, entry_nums, entry_dens) OVERRIDING SYSTEM VALUE
+			SELECT $1, $2, $3, $4, $5, $6, '{}', $7, '{}', min(key_id), $8, $9, $10, $11, $12 FROM api_keys WHERE club_id = $1`,
+			clubID, h.ID, h.TableID, h.SessionID, h.Number, h.Game, stored, make([]byte, 32), make([]byte, 8), players, nums, dens)
 		if err != nil {
 			return err
 		}
@@ -41,10 +42,10 @@ func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Ha
 		}
 		_, err = t.Exec(ctx, `
 			INSERT INTO hand_revisions (club_id, hand_id, table_id, number, revision, facts, result, state_after, void, reason,
-			                            caused_by, recorded_by, hash, chain_key)
+			                            caused_by, recorded_by, hash, chain_key, entry_players, entry_nums, entry_dens)
 			SELECT h.club_id, h.hand_id, h.table_id, h.number,
 			       coalesce((SELECT max(r.revision) FROM hand_revisions r WHERE r.club_id = h.club_id AND r.hand_id = h.hand_id), 1) + 1,
-			       '{}', $3, '{}', $4, 'a test', h.number, h.recorded_by, $5, $6
+			       '{}', $3, '{}', $4, 'a test', h.number, h.recorded_by, $5, $6, '{}', '{}', '{}'
 			FROM hands h WHERE h.club_id = $1 AND h.hand_id = $2`,
 			clubID, h.ID, stored, h.Void, make([]byte, 32), make([]byte, 8))
 		if err != nil {

@@ -219,6 +219,7 @@ func TestHistoryIsAppendOnly(t *testing.T) {
 		`UPDATE entries SET num = num + 1`,
 		`DELETE FROM entries`,
 		`UPDATE hands SET facts = '{}'`,
+		`UPDATE hands SET entry_nums[1] = 0`,
 		`DELETE FROM hands`,
 		`TRUNCATE entries`,
 		`TRUNCATE hands CASCADE`,

@@ -64,10 +64,10 @@ func (c check) run(ctx context.Context, q pgx.Tx, key chain.Key, zeroSumGames []
 // checks are the ledger's invariants, in the order Verify tries them. $1 is
 // the list of zero-sum games.
 var checks = []check{
-	{name: "every entry belongs to a hand", query: `
-		SELECT format('entry %s names hand %s, which does not exist', e.entry_id, e.hand_id)
+	{name: "every entry names a player of the club", query: `
+		SELECT format('hand %s, revision %s: its entry names player %s, who is not of club %s', e.hand_id, e.revision, e.player_id, e.club_id)
 		FROM entries e
-		WHERE NOT EXISTS (SELECT 1 FROM hands h WHERE h.club_id = e.club_id AND h.hand_id = e.hand_id)
+		WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.club_id = e.club_id AND p.player_id = e.player_id)
 		LIMIT 1`},
 	{name: "every hand's entries are the points of its result", inGo: verifyEntries},
 	{name: "every zero-sum hand sums to zero", query: `

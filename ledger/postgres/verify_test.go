@@ -105,7 +105,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	cases := []struct {
 		name, table, sql, invariant string
 	}{
-		{"an entry changed", "entries", `UPDATE entries SET num = num + 10 WHERE entry_id = (SELECT min(entry_id) FROM entries)`,
+		{"an entry changed", "hands", `UPDATE hands SET entry_nums[1] = entry_nums[1] + 10 WHERE number = 1`,
 			"every hand's entries are the points of its result"},
 		{"a hand's facts rewritten", "hands", "", "the tamper-evidence chain is intact"},
 		{"a hand's result rewritten", "hands", "", "every hand's entries are the points of its result"},
@@ -119,9 +119,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		{"a session's hands played raised", "session_totals", `
 			UPDATE session_totals SET played = played + 1 WHERE player_id = (SELECT max(player_id) FROM session_totals)`,
 			"every session_totals row counts the hands played and sat out"},
-		{"the last hand deleted", "entries,hands", `
-			DELETE FROM entries WHERE hand_id = (SELECT hand_id FROM hands WHERE number = 3);
-			DELETE FROM hands WHERE number = 3`,
+		{"the last hand deleted", "hands", `DELETE FROM hands WHERE number = 3`,
 			"every table total equals the sum of its entries"},
 		{"a hand's hash replaced", "hands", `UPDATE hands SET hash = sha256('x') WHERE number = 3`,
 			"the tamper-evidence chain is intact"},
@@ -149,7 +147,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 func TestVerifyCatchesAZeroSumBreachAndAGap(t *testing.T) {
 	f := recordThree(t)
 	// A hand whose entries and result agree but do not sum to zero.
-	tamper(t, f, "entries,hands", `UPDATE entries SET num = num + 1 WHERE entry_id = (SELECT min(entry_id) FROM entries);`+
+	tamper(t, f, "hands", `UPDATE hands SET entry_nums[1] = entry_nums[1] + 1 WHERE number = 1;`+
 		repacked(t, f, 1, func(_, result map[string]any) { firstPoints(result, "21") }))
 	var b *postgres.Breach
 	if err := verify(f); !errors.As(err, &b) || b.Invariant != "every zero-sum hand sums to zero" {

@@ -3,8 +3,9 @@
 -- of the table, the session and the Idempotency-Key (Store.HandSnapshot,
 -- one pipeline, no lock), and its write (Store.AppendHand): one pipeline,
 -- which PostgreSQL runs as one transaction and commits before it answers:
--- the compare-and-set on the table's version, the hand with its entries,
--- statistics rows and Idempotency-Key in one statement, both running totals
+-- the compare-and-set on the table's version, the hand (its texts packed,
+-- its entries in its row) with its session's listing among the evenings
+-- read live and its Idempotency-Key in one statement, both running totals
 -- through rat_add, and the change (last; numbered after the commit when
 -- queued). The same tables, indexes,
 -- triggers and foreign keys; what the Go service adds on top is HTTP,
@@ -56,28 +57,14 @@ WITH t AS (
 SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table');
 WITH h AS (
     INSERT INTO hands (club_id, table_id, session_id, number, game, rules, body, recorded_by,
-                       recorded_at, prev_hash, hash, chain_key)
+                       recorded_at, prev_hash, hash, chain_key, entry_players, entry_nums, entry_dens)
     VALUES (:club, :tid, :sid, :number, :t_game, NULL, '\x28b52ffd63010142538905450c00628a212090b16dffff790ad6ec08bd411b31415144ecbf5050a849ca4cf28c7c9abc7e4e9f9a1e7c7b952ecee6bb385b27641450c2a779600a32532e94784d3e006549ce6c0945cfd95fdcd47517376d65497cd7cbce5719d6f5321bde8662ec7e396aaf7620ebdebbbb5b2d0a44bcb732e23e337e051ea828252c0602fe3525cf61dec2f5f281444269a0d0b0c2a00405007042292360371860d838ac36c5c022c2aa482f17b1d3686d6fdc47c1d4e6144a129789ab331922c536664d26168f11b7f4f07573d36546be69db1529d2aa3e45398ce77307c5e0f6af91575dd7d81dbc377e8218f86e1ba25e8f94072e38530608e5222eb8ad299ec22f0b943e66b902e58b77983f71675f5f3a1d650c7544bccc8f7a0c1f516cff19a223e3ecec02999b24687fd0742f5d1cfe207342698f2f380e6e64d21766245e76130386d5c439f91f2c3dd58e0ec4d6e0c028458a4432a7804fc027925eac645a2b931813153804ef9635b64fc50ea6fb644b68909f200b25486288aeb763cbe0524592c596d7b904af338602'::bytea, :key,
-            now(), decode(nullif(:t_last_hash, ''), 'hex'), '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea, '\x0123456789abcdef'::bytea)
+            now(), decode(nullif(:t_last_hash, ''), 'hex'), '\x5d41402abc4b2a76b9719d911017c592a1b2c3d4e5f60718293a4b5c6d7e8f90'::bytea, '\x0123456789abcdef'::bytea,
+            ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{1,1,1,1}'::bigint[])
     RETURNING hand_id
-), e AS (
-    INSERT INTO entries (club_id, hand_id, table_id, session_id, player_id, num, den)
-    SELECT :club, h.hand_id, :tid, :sid, e.player, e.num, e.den
-    FROM h, unnest(ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{1,1,1,1}'::bigint[]) AS e(player, num, den)
-), s AS (
-    INSERT INTO stat_hands (club_id, hand_id, player_id, session_id, table_id, game, date, number,
-                            num, den, outcome, present, sat_out, party, stat_keys, stat_counts)
-    SELECT :club, h.hand_id, r.player, :sid, :tid, :t_game, current_date, :number, r.num, r.den, r.outcome, r.present, r.sat_out, nullif(r.party, -1),
-           coalesce(k.keys, '{}'), coalesce(k.counts, '{}')
-    FROM h, unnest(ARRAY[:p1, :p2, :p3, :p4]::bigint[], '{16,-16,16,-16}'::bigint[], '{1,1,1,1}'::bigint[], '{1,-1,1,-1}'::smallint[], '{t,t,t,t}'::boolean[], '{f,f,f,f}'::boolean[], '{0,1,0,1}'::smallint[])
-         AS r(player, num, den, outcome, present, sat_out, party)
-    LEFT JOIN LATERAL (
-        SELECT array_agg(s.key ORDER BY s.ord) AS keys, array_agg(s.count ORDER BY s.ord) AS counts
-        FROM unnest(ARRAY[:p1, :p1, :p1, :p1, :p1, :p2, :p3, :p3, :p3, :p3, :p3, :p4]::bigint[], '{absage_said,absage_won,bock_game,re_said,re_said_won,bock_game,absage_said,absage_won,bock_game,re_said,re_said_won,bock_game}'::text[], '{1,1,1,1,1,1,1,1,1,1,1,1}'::bigint[]) WITH ORDINALITY AS s(player, key, count, ord)
-        WHERE s.player = r.player) k ON true
 ), o AS (
     INSERT INTO stat_open (club_id, session_id, table_id, game, date)
-    SELECT :club, :sid, :tid, :t_game, current_date
+    VALUES (:club, :sid, :tid, :t_game, current_date)
     ON CONFLICT DO NOTHING
 ), k AS (
     INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
