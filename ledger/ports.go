@@ -72,8 +72,9 @@ type HandStore interface {
 	// AppendHand stores a new hand in one transaction, if the table is
 	// still at r.Table.Version: the hand with its entries, the running
 	// totals of table and session, the table's new state, hand count,
-	// version and chain head (the store chains the hand to r.Table's), the
-	// hand's statistics rows, its Idempotency-Key and its change. ErrStale
+	// version and chain head (the store chains the hand to r.Table's), its
+	// statistics rows (where the store keeps any per hand), its
+	// Idempotency-Key and its change. ErrStale
 	// when the table changed since it was read, or the key was taken
 	// meanwhile: nothing is stored, read again.
 	AppendHand(ctx context.Context, clubID int64, r HandRecord) (Hand, error)
@@ -261,7 +262,8 @@ type HandTx interface {
 	HandsAfter(ctx context.Context, tableID int64, after int) ([]Hand, error)
 	// AppendRevision stores a hand's next revision with its difference
 	// entries, moves the running totals by them, replaces the hand's
-	// statistics rows and records the change.
+	// statistics rows (where the store keeps any per hand) and records
+	// the change.
 	AppendRevision(ctx context.Context, r RevisionRecord) error
 }
 
@@ -335,7 +337,8 @@ type HandRecord struct {
 	Facts      json.RawMessage
 	Result     score.Result
 	RecordedBy int64
-	// Stats are the hand's statistics rows (StatsOf).
+	// Stats are the hand's statistics rows (StatsOf), for a store that
+	// keeps them per hand.
 	Stats []HandStat
 	// Attendance is who played and who sat out (AttendanceOf), for the
 	// running totals.
