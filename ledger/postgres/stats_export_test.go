@@ -67,3 +67,34 @@ func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Ha
 func (s *Store) IndexSettlementForTest(ctx context.Context, clubID int64, st ledger.Settlement) error {
 	return s.tx(ctx, func(t pgx.Tx) error { return indexSettlement(ctx, &tx{Tx: t, club: clubID}, st) })
 }
+
+// queueStatOpen queues the listing of hand h's session in stat_open when
+// it is open. Once the batch has run, the returned flag tells whether the
+// session's figures are read live (open, or listed in stat_open); if not,
+// the caller owes the session's rollups a rebuild.
+func queueStatOpen(b *pgx.Batch, clubID int64, h ledger.Hand, date string) *bool {
+	live := new(bool)
+	b.Queue(`
+		WITH s AS (
+		    SELECT closed_at IS NULL AS open FROM sessions WHERE club_id = $1 AND session_id = $2
+		), o AS (
+		    INSERT INTO stat_open (club_id, session_id, table_id, game, date)
+		    SELECT $1, $2, $3, $4, $5::date FROM s WHERE s.open
+		    ON CONFLICT DO NOTHING
+		)
+		SELECT coalesce((SELECT open FROM s), false)
+		    OR EXISTS (SELECT 1 FROM stat_open WHERE club_id = $1 AND session_id = $2)`,
+		clubID, h.SessionID, h.TableID, h.Game, date).QueryRow(func(row pgx.Row) error { return row.Scan(live) })
+	return live
+}
+
+// indexHand lists a stored hand's open session in stat_open, or rebuilds
+// its settled session's rollups (the tests' hand-written hands).
+func indexHand(ctx context.Context, t *tx, h ledger.Hand, date string) error {
+	b := &pgx.Batch{}
+	live := queueStatOpen(b, t.club, h, date)
+	if err := send(ctx, t, b); err != nil || *live {
+		return err
+	}
+	return rebuildSession(ctx, t, h.SessionID)
+}

@@ -1,13 +1,11 @@
 package postgres
 
-// The statistics' side tables, written: a hand's stat_hands rows in the
-// hand's own transaction, a settled session's rollups (stat_sessions,
-// stat_counters, stat_pairs) and its money (stat_money) when its
-// settlement is stored. An open evening is listed in stat_open and read
-// live from its hand rows; once rolled up, a session keeps no hand rows,
-// and its rollups are rebuilt from its hands. What the rows and rollups
-// hold is computed by the ledger (StatsOf, RollUp); migrations 4 and 16
-// explain the tables.
+// The statistics' side tables, written: a settled session's rollups
+// (stat_sessions, stat_counters, stat_pairs), computed from its hands, and
+// its money (stat_money), when its settlement is stored. An open evening is
+// listed in stat_open from its first hand (AppendHand) and read live from
+// its hands. What the rollups hold is computed by the ledger (StatsOf,
+// RollUp); migrations 4, 16 and 18 explain the tables.
 
 import (
 	"cmp"
@@ -20,37 +18,6 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 )
-
-// queueStatOpen queues the listing of hand h's session in stat_open when
-// it is open. Once the batch has run, the returned flag tells whether the
-// session's figures are read live (open, or listed in stat_open); if not,
-// the caller owes the session's rollups a rebuild.
-func queueStatOpen(b *pgx.Batch, clubID int64, h ledger.Hand, date string) *bool {
-	live := new(bool)
-	b.Queue(`
-		WITH s AS (
-		    SELECT closed_at IS NULL AS open FROM sessions WHERE club_id = $1 AND session_id = $2
-		), o AS (
-		    INSERT INTO stat_open (club_id, session_id, table_id, game, date)
-		    SELECT $1, $2, $3, $4, $5::date FROM s WHERE s.open
-		    ON CONFLICT DO NOTHING
-		)
-		SELECT coalesce((SELECT open FROM s), false)
-		    OR EXISTS (SELECT 1 FROM stat_open WHERE club_id = $1 AND session_id = $2)`,
-		clubID, h.SessionID, h.TableID, h.Game, date).QueryRow(func(row pgx.Row) error { return row.Scan(live) })
-	return live
-}
-
-// indexHand lists a stored hand's open session in stat_open, or rebuilds
-// its settled session's rollups (the tests' hand-written hands).
-func indexHand(ctx context.Context, t *tx, h ledger.Hand, date string) error {
-	b := &pgx.Batch{}
-	live := queueStatOpen(b, t.club, h, date)
-	if err := send(ctx, t, b); err != nil || *live {
-		return err
-	}
-	return rebuildSession(ctx, t, h.SessionID)
-}
 
 // rebuildSession replaces a session's rollups with those of its rows.
 func rebuildSession(ctx context.Context, t *tx, sessionID int64) error {
