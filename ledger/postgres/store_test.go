@@ -510,3 +510,26 @@ func (f fixture) record2(t *testing.T, table, session int64, number int) (ledger
 	t.Helper()
 	return f.store.RecordHand(context.Background(), f.actor, ledger.NewHand{TableID: table, SessionID: session, Number: number, Facts: f.exampleA()}, nil)
 }
+
+// TestAHandsRowIsCompact: a new hand keeps its texts packed and its
+// entries in its own row, a few hundred bytes, and reads back as recorded.
+func TestAHandsRowIsCompact(t *testing.T) {
+	f := newFixture(t)
+	recorded, _, err := f.record(t, 1, nil)
+	must(t, err)
+	var packed, json bool
+	var entries, size int
+	must(t, f.pool.QueryRow(context.Background(), `
+		SELECT body IS NOT NULL, facts IS NOT NULL OR result IS NOT NULL OR state_after IS NOT NULL,
+		       cardinality(entry_players), pg_column_size(h.*)
+		FROM hands h WHERE hand_id = $1`, recorded.ID).Scan(&packed, &json, &entries, &size))
+	if !packed || json || entries != 4 || size > 800 {
+		t.Errorf("hand 1's row: packed %v, JSON columns %v, %d entries, %d bytes; want packed, none, 4, at most 800", packed, json, entries, size)
+	}
+	read, err := f.store.FindHand(context.Background(), f.actor, f.table.ID, 1)
+	must(t, err)
+	if string(read.Facts) != string(recorded.Facts) || jsonOf(t, read.Result.Points) != jsonOf(t, recorded.Result.Points) ||
+		string(read.Result.State) != string(recorded.Result.State) || read.Result.Title != recorded.Result.Title {
+		t.Errorf("hand 1 read back as %+v, recorded %+v", read, recorded)
+	}
+}
