@@ -107,27 +107,35 @@ func rebuildAttendance(ctx context.Context, q interface {
 // totalTables are the running totals by the column that owns them.
 var totalTables = []struct{ table, owner string }{{"table_totals", "table_id"}, {"session_totals", "session_id"}}
 
-// verifyAttendance is the invariant of Verify that every total's hands
-// played and sat out are what the hands' current revisions say, for both
-// kinds of running total; it returns the first breach's detail.
-func verifyAttendance(table, owner string) func(ctx context.Context, q pgx.Tx, _ chain.Key) (string, error) {
+// attendanceChecks are Verify's two invariants that every running
+// total's hands played and sat out are what the hands' current revisions
+// say; they share one tally of the hands, made in the snapshot of the
+// first.
+type attendanceChecks struct{ tally attendanceTally }
+
+// of returns the check of one kind of running total: the first breach's
+// detail, "" when there is none.
+func (a *attendanceChecks) of(table, owner string) func(ctx context.Context, q pgx.Tx, _ chain.Key) (string, error) {
 	return func(ctx context.Context, q pgx.Tx, _ chain.Key) (string, error) {
-		a, err := tallyAttendance(ctx, q)
-		if err != nil {
-			return "", err
+		if a.tally == nil {
+			tally, err := tallyAttendance(ctx, q)
+			if err != nil {
+				return "", err
+			}
+			a.tally = tally
 		}
-		want := a[table]
+		want := a.tally[table]
 		rows, err := q.Query(ctx, `SELECT club_id, `+owner+`, player_id, played, sat_out FROM `+table)
 		if err != nil {
 			return "", err
 		}
 		var k attendanceKey
 		var played, satOut int
+		seen := map[attendanceKey]bool{}
 		breach := ""
 		_, err = pgx.ForEachRow(rows, []any{&k.club, &k.owner, &k.player, &played, &satOut}, func() error {
-			hands := want[k]
-			delete(want, k)
-			if breach == "" && (hands.Played != played || hands.SatOut != satOut) {
+			seen[k] = true
+			if hands := want[k]; breach == "" && (hands.Played != played || hands.SatOut != satOut) {
 				breach = attendanceBreach(owner, k, played, satOut, hands)
 			}
 			return nil
@@ -136,7 +144,7 @@ func verifyAttendance(table, owner string) func(ctx context.Context, q pgx.Tx, _
 			return breach, err
 		}
 		for k, hands := range want {
-			if hands.Played != 0 || hands.SatOut != 0 {
+			if !seen[k] && (hands.Played != 0 || hands.SatOut != 0) {
 				return attendanceBreach(owner, k, 0, 0, hands), nil
 			}
 		}

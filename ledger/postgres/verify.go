@@ -29,7 +29,7 @@ type check struct {
 // firstBreach runs the checks in q (a transaction that sees one snapshot)
 // and returns the first breach, nil when the ledger keeps every invariant.
 func firstBreach(ctx context.Context, q pgx.Tx, key chain.Key, zeroSumGames []string, report func(invariant string)) (*Breach, error) {
-	for _, c := range checks {
+	for _, c := range ledgerChecks() {
 		detail, err := c.run(ctx, q, key, zeroSumGames)
 		if err != nil {
 			return nil, fmt.Errorf("checking %q: %w", c.name, err)
@@ -61,16 +61,18 @@ func (c check) run(ctx context.Context, q pgx.Tx, key chain.Key, zeroSumGames []
 	return detail, err
 }
 
-// checks are the ledger's invariants, in the order Verify tries them. $1 is
-// the list of zero-sum games.
-var checks = []check{
-	{name: "every entry names a player of the club", query: `
+// ledgerChecks are the ledger's invariants, in the order Verify tries them,
+// for one run. $1 is the list of zero-sum games.
+func ledgerChecks() []check {
+	attendance := &attendanceChecks{}
+	return []check{
+		{name: "every entry names a player of the club", query: `
 		SELECT format('hand %s, revision %s: its entry names player %s, who is not of club %s', e.hand_id, e.revision, e.player_id, e.club_id)
 		FROM entries e
 		WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.club_id = e.club_id AND p.player_id = e.player_id)
 		LIMIT 1`},
-	{name: "every hand's entries are the points of its result", inGo: verifyEntries},
-	{name: "every zero-sum hand sums to zero", query: `
+		{name: "every hand's entries are the points of its result", inGo: verifyEntries},
+		{name: "every zero-sum hand sums to zero", query: `
 		SELECT format('hand %s (%s, table %s, number %s) sums to %s/%s, not 0',
 		              h.hand_id, h.game, h.table_id, h.number, s.total[1], s.total[2])
 		FROM hands h
@@ -78,7 +80,7 @@ var checks = []check{
 		              WHERE e.club_id = h.club_id AND e.hand_id = h.hand_id) s ON true
 		WHERE h.game = ANY($1) AND s.total[1] <> 0
 		LIMIT 1`, zeroSum: true},
-	{name: "every table total equals the sum of its entries", query: `
+		{name: "every table total equals the sum of its entries", query: `
 		WITH sums AS (
 			SELECT club_id, table_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
 			FROM entries GROUP BY club_id, table_id, player_id
@@ -89,7 +91,7 @@ var checks = []check{
 		FROM table_totals t FULL JOIN sums s USING (club_id, table_id, player_id)
 		WHERE t.num IS DISTINCT FROM s.total[1] OR t.den IS DISTINCT FROM s.total[2] OR t.hands IS DISTINCT FROM s.n
 		LIMIT 1`},
-	{name: "every session total equals the sum of its entries", query: `
+		{name: "every session total equals the sum of its entries", query: `
 		WITH sums AS (
 			SELECT club_id, session_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
 			FROM entries GROUP BY club_id, session_id, player_id
@@ -100,36 +102,36 @@ var checks = []check{
 		FROM session_totals t FULL JOIN sums s USING (club_id, session_id, player_id)
 		WHERE t.num IS DISTINCT FROM s.total[1] OR t.den IS DISTINCT FROM s.total[2] OR t.hands IS DISTINCT FROM s.n
 		LIMIT 1`},
-	{name: "every table_totals row counts the hands played and sat out", inGo: verifyAttendance("table_totals", "table_id")},
-	{name: "every session_totals row counts the hands played and sat out", inGo: verifyAttendance("session_totals", "session_id")},
-	{name: "hand numbers of every table run 1, 2, 3 … without a gap", query: `
+		{name: "every table_totals row counts the hands played and sat out", inGo: attendance.of("table_totals", "table_id")},
+		{name: "every session_totals row counts the hands played and sat out", inGo: attendance.of("session_totals", "session_id")},
+		{name: "hand numbers of every table run 1, 2, 3 … without a gap", query: `
 		SELECT format('table %s has %s hands numbered up to %s and counts %s', t.table_id, coalesce(h.n, 0), coalesce(h.top, 0), t.hands)
 		FROM tables t
 		LEFT JOIN (SELECT club_id, table_id, count(*) AS n, max(number) AS top FROM hands GROUP BY club_id, table_id) h
 		       USING (club_id, table_id)
 		WHERE coalesce(h.n, 0) <> t.hands OR coalesce(h.top, 0) <> t.hands
 		LIMIT 1`},
-	{name: "every club's change feed runs 1, 2, 3 … up to its head without a gap", query: `
+		{name: "every club's change feed runs 1, 2, 3 … up to its head without a gap", query: `
 		SELECT format('club %s has %s changes numbered %s to %s, its head is %s', c.club_id, coalesce(x.n, 0), coalesce(x.low, 0), coalesce(x.top, 0), c.change_seq)
 		FROM clubs c
 		LEFT JOIN (SELECT club_id, count(*) AS n, min(seq) AS low, max(seq) AS top FROM changes GROUP BY club_id) x USING (club_id)
 		WHERE coalesce(x.n, 0) <> c.change_seq OR coalesce(x.top, 0) <> c.change_seq OR coalesce(x.low, 1) <> 1
 		LIMIT 1`},
-	{name: "every revision chains to the one before it", inGo: verifyRevisionChain},
-	{name: "the tamper-evidence chain is intact", inGo: verifyHandChain},
-	{name: "the rows of the trigger era are the ones sealed", inGo: verifySeals},
-	{name: "every table's chain head is its last hand's hash", query: `
+		{name: "every revision chains to the one before it", inGo: verifyRevisionChain},
+		{name: "the tamper-evidence chain is intact", inGo: verifyHandChain},
+		{name: "the rows of the trigger era are the ones sealed", inGo: verifySeals},
+		{name: "every table's chain head is its last hand's hash", query: `
 		SELECT format('table %s: its chain head is not the hash of its last hand %s', t.table_id, t.hands)
 		FROM tables t
 		LEFT JOIN hands h ON h.club_id = t.club_id AND h.table_id = t.table_id AND h.number = t.hands
 		WHERE t.last_hash IS DISTINCT FROM h.hash
 		LIMIT 1`},
-	// What a player settles in the current version (settle_cents; in a body
-	// written before it existed, the net, or only its minus at a
-	// losers_to_kitty table) is what he was paid minus what he paid, on any
-	// version's transfers, plus what the current version's unpaid transfers
-	// still give him.
-	{name: "payments and open transfers settle every current settlement", query: `
+		// What a player settles in the current version (settle_cents; in a body
+		// written before it existed, the net, or only its minus at a
+		// losers_to_kitty table) is what he was paid minus what he paid, on any
+		// version's transfers, plus what the current version's unpaid transfers
+		// still give him.
+		{name: "payments and open transfers settle every current settlement", query: `
 		WITH cur AS (
 			SELECT DISTINCT ON (club_id, session_id) club_id, session_id, settlement_id, version, body
 			FROM settlements ORDER BY club_id, session_id, version DESC
@@ -154,6 +156,7 @@ var checks = []check{
 		FROM due d LEFT JOIN moved m USING (club_id, session_id, player)
 		WHERE d.settle <> coalesce(m.cents, 0)
 		LIMIT 1`},
+	}
 }
 
 // Breach is a broken invariant of the ledger.
