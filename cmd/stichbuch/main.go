@@ -181,6 +181,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	store := postgres.New(pool, key)
+	go store.KeepNumbering(ctx, 2*time.Second, log)
 	handler, err := api.New(store.Service(), log, cfg)
 	if err != nil {
 		return err

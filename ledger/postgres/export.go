@@ -19,6 +19,14 @@ const exportPage = 500
 // repeatable-read transaction, so hands recorded meanwhile are either
 // wholly in it or not at all. A missing club is ENOTFOUND.
 func (s *Store) ExportTx(ctx context.Context, clubID int64, fn func(backup.ExportTx) error) error {
+	if err := s.numberChanges(ctx, clubID); err != nil {
+		return err
+	}
+	return s.exportSnapshot(ctx, clubID, fn)
+}
+
+// exportSnapshot is ExportTx without numbering the queue first.
+func (s *Store) exportSnapshot(ctx context.Context, clubID int64, fn func(backup.ExportTx) error) error {
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return mapError(err)
@@ -47,7 +55,7 @@ func (e exportTx) Club(ctx context.Context) (backup.Club, error) {
 	var c backup.Club
 	err := e.tx.QueryRow(ctx, `
 		SELECT club_id, name, time_zone, created_at,
-		       (SELECT coalesce(max(seq), 0) FROM changes x WHERE x.club_id = c.club_id)
+		       change_seq + (SELECT count(*) FROM change_queue q WHERE q.club_id = c.club_id)
 		FROM clubs c WHERE club_id = $1`, e.club).
 		Scan(&c.ID, &c.Name, &c.TimeZone, &c.CreatedAt, &c.ChangeSeq)
 	c.CreatedAt = c.CreatedAt.UTC()
@@ -191,13 +199,18 @@ func (e exportTx) KittyBookings(ctx context.Context) (backup.Cursor[backup.Kitty
 		})
 }
 
-// Changes reads the change feed by seq: every hand of the snapshot has
-// its change, committed with it.
+// Changes reads the change feed by seq, and after it the changes still
+// queued in the snapshot (committed, not yet numbered), numbered as the
+// numberer would number them now: every hand of the document has its
+// change. ExportTx numbers the queue first, so these are few.
 func (e exportTx) Changes(ctx context.Context) (backup.Cursor[backup.Change], error) {
 	return openCursor(ctx, e, "export_changes", `
 		SELECT seq, kind, table_id, session_id, number, data, created_at
 		FROM changes WHERE club_id = $1
-		ORDER BY seq`,
+		UNION ALL
+		SELECT c.change_seq + row_number() OVER (ORDER BY q.queue_id), q.kind, q.table_id, q.session_id, q.number, q.data, q.created_at
+		FROM change_queue q JOIN clubs c USING (club_id) WHERE q.club_id = $1
+		ORDER BY 1`,
 		func(r pgx.CollectableRow) (backup.Change, error) {
 			var c backup.Change
 			err := r.Scan(&c.Seq, &c.Kind, &c.TableID, &c.SessionID, &c.Number, &c.Data, &c.CreatedAt)

@@ -515,7 +515,7 @@ func TestExportUnknownClub(t *testing.T) {
 func TestExportCoversTheSchema(t *testing.T) {
 	covered := map[string]string{
 		// Carried by the document.
-		"clubs":             "club_id name time_zone created_at",
+		"clubs":             "club_id name time_zone created_at change_seq",
 		"api_keys":          "club_id key_id label created_at",
 		"players":           "club_id player_id name retired created_at",
 		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents",
@@ -565,6 +565,9 @@ func TestExportCoversTheSchema(t *testing.T) {
 		// code is good once, for minutes, and only as a key's precursor.
 		"api_keys  ": "table_id",
 		"join_codes": "club_id join_id table_id role code_hash created_by created_at expires_at redeemed_at key_id",
+		// A queued change is exported as the change it becomes, numbered
+		// after the feed's head (exportTx.Changes).
+		"change_queue": "club_id queue_id kind table_id session_id number data created_at",
 		// A seal covers this installation's rows of the trigger era; an
 		// import chains every row with the key, so it has none to seal.
 		"chain_seals": "club_id hands revisions seal chain_key sealed_at",

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/stichbuch/stichbuch/ledger/backup"
 )
 
 // MigrateDownTo rolls the schema back to version, for tests of migrations.
@@ -14,4 +16,10 @@ func MigrateDownTo(ctx context.Context, pool *pgxpool.Pool, version int64) error
 	}
 	_, err = p.DownTo(ctx, version)
 	return err
+}
+
+// ExportSnapshot is ExportTx without numbering the change queue first: the
+// snapshot a writer's queued change can slip into.
+func (s *Store) ExportSnapshot(ctx context.Context, clubID int64, fn func(backup.ExportTx) error) error {
+	return s.exportSnapshot(ctx, clubID, fn)
 }

@@ -81,8 +81,9 @@ func (s *Store) HandByID(ctx context.Context, clubID, id int64) (ledger.Hand, er
 // nothing after it runs. The hand's hash chains it to the head read with
 // that version (r.Table.ChainHead), computed here with the store's key.
 // Then the hand with its entries, its statistics rows and its
-// Idempotency-Key; the running totals; the change last, numbered under
-// the club's numbering lock, which is held only through the commit.
+// Idempotency-Key; the running totals; the change last (queued, and
+// numbered after the commit, when another writer of the club holds the
+// feed's numbering lock).
 func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
 	res := r.Result
 	stored, err := encodeResult(res)
@@ -115,17 +116,16 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		clubID, h.TableID, h.Number, res.State, r.Table.Version, link.hash, link.prev)
 	queueInsertHand(b, clubID, r, body, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID) })
 	queueTotals(b, clubID, h, players, nums, dens, r.Attendance)
-	var head int64
-	queueChange(b, clubID, r.Change, &head)
+	var queued bool
+	queueChange(b, clubID, r.Change, &queued)
 	err = send(ctx, s.pool, b)
 	if isStale(err) {
 		return ledger.Hand{}, ledger.ErrStale
 	}
-	if err != nil {
+	if err != nil || !queued {
 		return h, mapError(err)
 	}
-	s.announce.announce(clubID, head)
-	return h, nil
+	return h, s.numberChanges(ctx, clubID)
 }
 
 // chainLink is a row's place in the chain: the hash it chains to, its own,

@@ -54,8 +54,8 @@ func (t *importTx) Write(ctx context.Context, b *backup.Batch) error {
 	q := &pgx.Batch{}
 	if c := b.Club; c != nil {
 		t.club = c.ID
-		q.Queue(`INSERT INTO clubs (club_id, name, time_zone, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4)`,
-			c.ID, c.Name, c.TimeZone, c.CreatedAt)
+		q.Queue(`INSERT INTO clubs (club_id, name, time_zone, created_at, change_seq) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5)`,
+			c.ID, c.Name, c.TimeZone, c.CreatedAt, c.ChangeSeq)
 	}
 	club := t.club
 	queueMembers(q, club, b)

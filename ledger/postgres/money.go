@@ -109,7 +109,7 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 			INSERT INTO transfers (club_id, settlement_id, session_id, from_player, to_player, cents)
 			VALUES ($1, $2, $3, $4, $5, $6)`, t.club, id, st.SessionID, tr.From, tr.To, tr.Cents)
 	}
-	t.changes = append(t.changes, r.Change) // recorded last, by InTx
+	queueChange(b, t.club, r.Change, &t.queued)
 	return send(ctx, t, b)
 }
 

@@ -14,12 +14,10 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// Listener hears the NOTIFY the service sends after every commit of
-// changes (announcer), from whichever instance of the service wrote them,
-// on one dedicated connection, and tells the subscribers of that club.
-// After a lost connection, and every LookAgain besides, it tells every
-// subscriber to look again, since notifications may have been missed (an
-// instance that ended between a commit and its NOTIFY sends none).
+// Listener hears the NOTIFY every committed change sends, from whichever
+// instance of the service wrote it, on one dedicated connection, and tells
+// the subscribers of that club. After a lost connection it tells every
+// subscriber to look again, since notifications may have been missed.
 type Listener struct {
 	pool *pgxpool.Pool
 	log  *slog.Logger
@@ -57,22 +55,7 @@ func (l *Listener) Subscribe(clubID int64) (<-chan int64, func()) {
 	}
 }
 
-// LookAgain is how often a Listener tells every subscriber to look again
-// even if it heard nothing: the longest a change whose NOTIFY was lost can
-// wait to be seen.
-const LookAgain = 5 * time.Second
-
 func (l *Listener) run(ctx context.Context) {
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(LookAgain):
-				l.tellAll(-1)
-			}
-		}
-	}()
 	for ctx.Err() == nil {
 		err := l.listen(ctx)
 		if ctx.Err() != nil {
@@ -137,61 +120,5 @@ func (l *Listener) tellAll(seq int64) {
 	l.mu.Unlock()
 	for _, club := range clubs {
 		l.tell(club, seq)
-	}
-}
-
-// announcer sends the NOTIFY of committed changes, after their commit and
-// outside their transaction: a NOTIFY in the writer's transaction would
-// hold PostgreSQL's notification lock, and with it the club's numbering
-// lock, through the commit. Writers do not wait for it; the heads of the
-// clubs written while one NOTIFY is sent go together in the next. A
-// NOTIFY lost to an ending process is made up by the Listeners' LookAgain.
-type announcer struct {
-	pool    *pgxpool.Pool
-	mu      sync.Mutex
-	heads   map[int64]int64 // the newest change per club, to announce
-	sending bool
-}
-
-func newAnnouncer(pool *pgxpool.Pool) *announcer {
-	return &announcer{pool: pool, heads: map[int64]int64{}}
-}
-
-// announce tells every instance that the club's feed reaches head; 0 is
-// nothing to tell.
-func (a *announcer) announce(club, head int64) {
-	if head == 0 {
-		return
-	}
-	a.mu.Lock()
-	a.heads[club] = max(a.heads[club], head)
-	start := !a.sending
-	a.sending = true
-	a.mu.Unlock()
-	if start {
-		go a.send()
-	}
-}
-
-// send notifies what is waiting, again while more arrives, and ends when
-// nothing is left.
-func (a *announcer) send() {
-	for {
-		a.mu.Lock()
-		if len(a.heads) == 0 {
-			a.sending = false
-			a.mu.Unlock()
-			return
-		}
-		payloads := make([]string, 0, len(a.heads))
-		for club, head := range a.heads {
-			payloads = append(payloads, strconv.FormatInt(club, 10)+":"+strconv.FormatInt(head, 10))
-		}
-		clear(a.heads)
-		a.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		// A failure loses only the notification: LookAgain makes it up.
-		_, _ = a.pool.Exec(ctx, `SELECT pg_notify('stichbuch_changes', p) FROM unnest($1::text[]) p`, payloads)
-		cancel()
 	}
 }

@@ -69,7 +69,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 			t.club, r.Session.ID, players, nums, dens)
 	}
 	queueAttendance(b, t.club, h.TableID, r.Session.ID, r.Attendance)
-	t.changes = append(t.changes, r.Change) // recorded last, by InTx
+	queueChange(b, t.club, r.Change, &t.queued)
 	return send(ctx, t, b)
 }
 

@@ -28,15 +28,15 @@ import (
 
 // Store implements the ledger's ports on a pgx pool.
 type Store struct {
-	pool     *pgxpool.Pool
-	key      chain.Key
-	announce *announcer // the NOTIFY after a commit of changes
+	pool      *pgxpool.Pool
+	key       chain.Key
+	numbering *numberer
 }
 
 // New returns a store on pool that chains the hands and revisions it
 // writes with key, the installation's chain key (see ledger/chain).
 func New(pool *pgxpool.Pool, key chain.Key) *Store {
-	return &Store{pool: pool, key: key, announce: newAnnouncer(pool)}
+	return &Store{pool: pool, key: key, numbering: newNumberer(pool)}
 }
 
 // Ports returns the store as every port of the ledger.
@@ -126,23 +126,20 @@ func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return mapError(pgx.BeginFunc(ctx, s.pool, fn))
 }
 
-// InTx runs a write flow of a club in one transaction, its changes
-// recorded last, right before the commit (see changeSQL).
+// InTx runs a write flow of a club in one transaction and, if the flow
+// queued a change, numbers it after the commit.
 func (s *Store) InTx(ctx context.Context, clubID int64, fn func(ledger.Tx) error) error {
-	var head int64
+	var queued bool
 	err := s.tx(ctx, func(t pgx.Tx) error {
 		w := &tx{Tx: t, club: clubID, key: s.key}
-		if err := fn(w); err != nil {
-			return err
-		}
-		var err error
-		head, err = w.recordChanges(ctx)
+		err := fn(w)
+		queued = w.queued
 		return err
 	})
-	if err == nil {
-		s.announce.announce(clubID, head)
+	if err != nil || !queued {
+		return err
 	}
-	return err
+	return s.numberChanges(ctx, clubID)
 }
 
 // tx is one transaction of a club's write flow: the ledger's Tx port.
@@ -151,8 +148,8 @@ type tx struct {
 	club int64
 	key  chain.Key // chains the revisions it appends
 	now  time.Time // the transaction's now(), once read
-	// changes are the flow's changes, recorded as its last statements.
-	changes []ledger.NewChange
+	// queued is whether a change waits to be numbered after the commit.
+	queued bool
 }
 
 // clock returns the transaction's now(), the time PostgreSQL stamps every

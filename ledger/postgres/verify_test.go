@@ -160,16 +160,17 @@ func TestVerifyCatchesAZeroSumBreachAndAGap(t *testing.T) {
 		t.Errorf("verify: %v, want the gap breach", err)
 	}
 
-	// A change feed without its first change, and one with a change
-	// numbered past a gap.
-	const feedGap = "every club's change feed runs 1, 2, 3 … without a gap"
+	// A change feed whose head is ahead of its changes (a gap at the end),
+	// and one with a change numbered past a gap.
+	const feedGap = "every club's change feed runs 1, 2, 3 … up to its head without a gap"
 	h := recordThree(t)
-	tamper(t, h, "changes", `DELETE FROM changes WHERE seq = 1`)
+	tamper(t, h, "clubs", `UPDATE clubs SET change_seq = change_seq + 1`)
 	if err := verify(h); !errors.As(err, &b) || b.Invariant != feedGap {
 		t.Errorf("verify: %v, want the feed's gap", err)
 	}
 	k := recordThree(t)
-	tamper(t, k, "changes", `INSERT INTO changes (club_id, seq, kind) SELECT club_id, max(seq) + 2, 'player_updated' FROM changes GROUP BY club_id`)
+	tamper(t, k, "clubs,changes", `INSERT INTO changes (club_id, seq, kind) SELECT club_id, change_seq + 2, 'player_updated' FROM clubs;
+		UPDATE clubs SET change_seq = change_seq + 2`)
 	if err := verify(k); !errors.As(err, &b) || b.Invariant != feedGap {
 		t.Errorf("verify: %v, want the feed's gap", err)
 	}

@@ -6,8 +6,8 @@
 -- the compare-and-set on the table's version, the hand (its texts packed,
 -- its entries in its row) with its session's listing among the evenings
 -- read live and its Idempotency-Key in one statement, both running totals
--- through rat_add, and the change (last: numbered under the club's
--- numbering lock, held only through the commit). The same tables, indexes,
+-- through rat_add, and the change (last; numbered after the commit when
+-- queued). The same tables, indexes,
 -- triggers and foreign keys; what the Go service adds on top is HTTP,
 -- JSON, validation and scoring.
 --
@@ -85,6 +85,8 @@ SET (num, den) = (SELECT r.num, r.den FROM rat_add(t.num, t.den, excluded.num, e
     hands = t.hands + 1;
 SELECT record_change(:club, 'hand_recorded', :tid, :sid, :number, '{"revision": 1}');
 \endpipeline
--- Left out: the NOTIFY the service sends after the commit, outside the
--- transaction, one for the changes of every writer of the moment
--- (ledger/postgres/notify.go, announcer).
+-- A change another writer's numbering lock made record_change queue is
+-- numbered after the commit. The service does this when its own change
+-- was queued; pgbench allows no \gset inside a pipeline, so here it is
+-- whenever the club has a queued change.
+SELECT number_changes(:club) FROM clubs WHERE club_id = :club AND EXISTS (SELECT 1 FROM change_queue q WHERE q.club_id = :club);
