@@ -210,7 +210,18 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// jsonEncode writes v as JSON and a newline, HTML not escaped. A hand
+// (every hand write's answer) is written as its MarshalJSON gives it,
+// compact from json.Marshal: the encoder would only scan it again.
 func jsonEncode(w io.Writer, v any) error {
+	if h, ok := v.(ledger.Hand); ok {
+		b, err := h.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
