@@ -21,14 +21,11 @@ func BenchmarkPostHand(b *testing.B) {
 	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", table), e.admin, map[string]any{"date": "2026-11-19", "player_ids": players})
 	session := int64(s["id"].(float64))
 	path := fmt.Sprintf("/v1/tables/%d/hands", table)
-	augen := []int{187, 100, 121, 150, 60, 120, 205, 91, 130, 170}
-	announced := []string{"none", "re", "none", "keine90", "none", "none", "re", "none", "none", "none"}
 	n := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		n++
-		body, err := json.Marshal(map[string]any{"session_id": session, "number": n, "facts": map[string]any{"game": "normal",
-			"re": map[string]any{"players": []int64{players[n%4], players[(n+2)%4]}, "augen": augen[n%len(augen)], "announced": announced[n%len(announced)]}}})
+		body, err := json.Marshal(map[string]any{"session_id": session, "number": n, "facts": doppelkopfFacts(n-1, players)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -19,14 +19,20 @@ func (e *env) doppelkopfEvening(table string, date string, n int, players []int6
 	tableID = int64(tbl["id"].(float64))
 	s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", tableID), e.admin, map[string]any{"date": date, "player_ids": players})
 	sessionID = int64(s["id"].(float64))
-	augen := []int{187, 100, 121, 150, 60, 120, 205, 91, 130, 170}
-	announced := []string{"none", "re", "none", "keine90", "none", "none", "re", "none", "none", "none"}
 	for i := range n {
-		re := []int64{players[i%4], players[(i+2)%4]}
-		facts := map[string]any{"game": "normal", "re": map[string]any{"players": re, "augen": augen[i%len(augen)], "announced": announced[i%len(announced)]}}
-		e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", tableID), e.admin, map[string]any{"session_id": sessionID, "number": i + 1, "facts": facts})
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", tableID), e.admin, map[string]any{"session_id": sessionID, "number": i + 1, "facts": doppelkopfFacts(i, players)})
 	}
 	return tableID, sessionID
+}
+
+// doppelkopfFacts are the facts of the evening's hand i (from 0): normal
+// games, Re the players i and i+2 of the four, the Augen and announcements
+// of a cycle of ten.
+func doppelkopfFacts(i int, players []int64) map[string]any {
+	augen := []int{187, 100, 121, 150, 60, 120, 205, 91, 130, 170}
+	announced := []string{"none", "re", "none", "keine90", "none", "none", "re", "none", "none", "none"}
+	re := []int64{players[i%4], players[(i+2)%4]}
+	return map[string]any{"game": "normal", "re": map[string]any{"players": re, "augen": augen[i%len(augen)], "announced": announced[i%len(announced)]}}
 }
 
 func (e *env) players(names ...string) []int64 {
