@@ -216,6 +216,7 @@ func (s *supervisor) run(ctx context.Context) {
 		if err != nil {
 			return
 		}
+		s.c.restarts.Add(1) // before the new server shows: whoever sees it sees the count
 		s.mu.Lock()
 		s.pm = next
 		s.mu.Unlock()
@@ -223,6 +224,10 @@ func (s *supervisor) run(ctx context.Context) {
 		s.c.log.Warn("PostgreSQL restarted", "postmaster", next.pid(), "down", time.Since(down).Round(time.Millisecond))
 	}
 }
+
+// Restarts is how many times the supervisor has started the server again
+// after it ended unexpectedly (0 when joined).
+func (c *Cluster) Restarts() int64 { return c.restarts.Load() }
 
 // restart starts the server again, after *delay and then doubling it,
 // until it runs or ctx ends.
