@@ -123,7 +123,8 @@ func exportSummary(s backup.Summary) string {
 
 // writeFileAtomically writes name through write: into a temporary file in
 // the same directory (mode 0600: the document holds the keys' hashes),
-// synced, then renamed over name.
+// synced, then renamed over name, and the directory synced, so the name
+// survives a crash too.
 func writeFileAtomically(name string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
@@ -141,5 +142,18 @@ func writeFileAtomically(name string, write func(io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), name)
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(name))
+}
+
+// syncDir makes the directory's entries (a rename, a removal) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }

@@ -40,13 +40,20 @@ func (b *syncBuffer) String() string {
 }
 
 // With DATABASE_URL, STICHBUCH_CHAIN_KEY_FILE defaults to the tests' key
-// file: every database of a test binary is one installation's.
+// file: every database of a test binary is one installation's. Serve
+// serves no metrics unless a test says where (the default port is fixed).
 func envFunc(vars map[string]string) func(string) string {
 	return func(k string) string {
-		if v, ok := vars[k]; ok || k != "STICHBUCH_CHAIN_KEY_FILE" || vars["DATABASE_URL"] == "" {
+		if v, ok := vars[k]; ok {
 			return v
 		}
-		return pgtest.ChainKeyFile()
+		switch {
+		case k == "STICHBUCH_METRICS_ADDR":
+			return "off"
+		case k == "STICHBUCH_CHAIN_KEY_FILE" && vars["DATABASE_URL"] != "":
+			return pgtest.ChainKeyFile()
+		}
+		return ""
 	}
 }
 
