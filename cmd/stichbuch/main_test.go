@@ -72,7 +72,7 @@ func startService(t *testing.T, getenv func(string) string, args ...string) serv
 	go func() {
 		done <- run(ctx, append([]string{"stichbuch", "serve", "--addr", "127.0.0.1:0"}, args...), getenv, &stdout, &stderr)
 	}()
-	addr := regexp.MustCompile(`listening on (http://\S+)`)
+	addr := regexp.MustCompile(`listening on (https?://\S+)`)
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
