@@ -71,14 +71,18 @@ func (b *backupFlags) check() error {
 }
 
 // start runs the schedule until ctx ends: a backup now, then every
-// b.every (a backup still running when the next is due delays it).
-func (b *backupFlags) start(ctx context.Context, pool *pgxpool.Pool, m *metrics.Metrics, log *slog.Logger) {
+// b.every (a backup still running when the next is due delays it). wait
+// returns once a backup under way when ctx ended has stopped.
+func (b *backupFlags) start(ctx context.Context, pool *pgxpool.Pool, m *metrics.Metrics, log *slog.Logger) (wait func()) {
+	done := make(chan struct{})
 	if b.dir == "" {
-		return
+		close(done)
+		return func() { <-done }
 	}
 	log.Info("scheduled backups", "dir", b.dir, "every", b.every, "keep", b.keep)
 	job := backupJob{dir: b.dir, keep: b.keep, pool: pool, metrics: m, log: log}
 	go func() {
+		defer close(done)
 		tick := time.NewTicker(b.every)
 		defer tick.Stop()
 		for {
@@ -90,6 +94,7 @@ func (b *backupFlags) start(ctx context.Context, pool *pgxpool.Pool, m *metrics.
 			}
 		}
 	}()
+	return func() { <-done }
 }
 
 type backupJob struct {

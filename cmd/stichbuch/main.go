@@ -222,7 +222,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if _, err := startPprof(ctx, getenv("STICHBUCH_PPROF"), log); err != nil {
 		return err
 	}
-	backups.start(ctx, pool, m, log)
+	backupCtx, stopBackups := context.WithCancel(ctx)
+	waitBackups := backups.start(backupCtx, pool, m, log)
+	defer func() { stopBackups(); waitBackups() }() // before PostgreSQL stops
 	srv := &http.Server{
 		Handler:           handler,
 		TLSConfig:         nw.tls,

@@ -62,6 +62,7 @@ type service struct {
 	base string
 	stop func() error
 	out  *syncBuffer // what serve printed
+	log  *syncBuffer // what serve logged
 }
 
 func startService(t *testing.T, getenv func(string) string, args ...string) service {
@@ -77,7 +78,7 @@ func startService(t *testing.T, getenv func(string) string, args ...string) serv
 	for time.Now().Before(deadline) {
 		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
 			stopped := false
-			return service{base: m[1], out: &stdout, stop: func() error {
+			return service{base: m[1], out: &stdout, log: &stderr, stop: func() error {
 				if stopped {
 					return nil
 				}

@@ -16,7 +16,7 @@ import (
 
 // ClubIDs lists every club's id in order.
 func ClubIDs(ctx context.Context, pool *pgxpool.Pool) ([]int64, error) {
-	rows, _ := pool.Query(ctx, "SELECT id FROM clubs ORDER BY id")
+	rows, _ := pool.Query(ctx, "SELECT club_id FROM clubs ORDER BY club_id")
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
