@@ -351,5 +351,3 @@ func TestServeShowsThePhonesTheWay(t *testing.T) {
 		t.Errorf("the invitation's QR code reads %q, want %s", got, want)
 	}
 }
-
-
