@@ -6,11 +6,13 @@
 package certs
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -179,8 +181,21 @@ func (a ACME) Manager() (*autocert.Manager, error) {
 	return &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
 		Cache:      autocert.DirCache(a.Cache),
-		HostPolicy: autocert.HostWhitelist(a.Domains...),
+		HostPolicy: hostPolicy(a.Domains),
 		Email:      a.Email,
 		Client:     client,
 	}, nil
+}
+
+// hostPolicy allows a.Domains alone. The challenge's request names its
+// host with a port when it is not 80 (a CA's test instance), so the port
+// is dropped before the check.
+func hostPolicy(domains []string) autocert.HostPolicy {
+	allowed := autocert.HostWhitelist(domains...)
+	return func(ctx context.Context, host string) error {
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		return allowed(ctx, host)
+	}
 }
