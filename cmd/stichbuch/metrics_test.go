@@ -252,7 +252,14 @@ func lintMetrics(t *testing.T, text string) {
 
 func do(t *testing.T, req *http.Request, want int) map[string]any {
 	t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	return doWith(t, http.DefaultClient, req, want)
+}
+
+// doWith sends req with hc, fails unless it is answered with want, and
+// decodes the answer.
+func doWith(t *testing.T, hc *http.Client, req *http.Request, want int) map[string]any {
+	t.Helper()
+	res, err := hc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
