@@ -125,12 +125,12 @@ func leaf(c *tls.Certificate) *x509.Certificate {
 	return l
 }
 
-// Names are the DNS names a certificate is for (wildcards left out: no
-// link can name one).
+// Names are the DNS names a certificate is for that a phone can open:
+// wildcards (no link can name one) and localhost left out.
 func Names(c *tls.Certificate) []string {
 	var out []string
 	for _, n := range leaf(c).DNSNames {
-		if !strings.HasPrefix(n, "*") {
+		if !strings.HasPrefix(n, "*") && n != "localhost" && !strings.HasSuffix(n, ".localhost") {
 			out = append(out, n)
 		}
 	}
