@@ -74,45 +74,12 @@ func (f *netFlags) listen(dataDir string, log *slog.Logger) (*network, error) {
 		return nil, err
 	}
 	n := &network{config: api.Network{TrustedProxies: proxies}, mode: "plain HTTP"}
-	var acm *autocert.Manager
-	var domains []string
-	for _, d := range strings.Split(f.domain, ",") {
-		if d = strings.TrimSpace(d); d != "" {
-			domains = append(domains, d)
-		}
-	}
-	switch {
-	case (f.tlsCert == "") != (f.tlsKey == ""):
-		return nil, errors.New("--tls-cert and --tls-key go together")
-	case f.tlsCert != "" && len(domains) > 0:
-		return nil, errors.New("--tls-cert and --domain exclude each other: certificates from files, or from the ACME CA")
-	case f.tlsCert != "":
-		files, err := certs.LoadFiles(f.tlsCert, f.tlsKey, log)
-		if err != nil {
-			return nil, err
-		}
-		n.tls, n.mode = files.TLSConfig(), "HTTPS, certificate from files"
-		if names := certs.Names(&tls.Certificate{Leaf: files.Leaf()}); public == "" && len(names) > 0 {
-			public = "https://" + names[0]
-		}
-	case len(domains) > 0:
-		if !f.set("addr", "STICHBUCH_ADDR") {
-			f.addr = ":443"
-		}
-		if f.httpAddr == "" {
-			f.httpAddr = ":80"
-		}
-		m, err := certs.ACME{Domains: domains, Email: f.acmeEmail, Directory: f.acmeDir, Roots: f.acmeRoots,
-			Cache: filepath.Join(dataDir, "acme")}.Manager()
-		if err != nil {
-			return nil, err
-		}
-		n.tls, n.mode, acm = m.TLSConfig(), "HTTPS, certificates from "+f.acmeDir, m
-		if public == "" {
-			public = "https://" + domains[0]
-		}
-	case len(proxies) > 0:
+	if len(proxies) > 0 {
 		n.mode = "behind a trusted proxy"
+	}
+	acm, err := f.certificates(n, &public, dataDir, log)
+	if err != nil {
+		return nil, err
 	}
 	n.config.HTTPS = n.tls != nil || len(proxies) > 0
 	if n.api, err = net.Listen("tcp", f.addr); err != nil {
@@ -150,6 +117,53 @@ func (f *netFlags) listen(dataDir string, log *slog.Logger) (*network, error) {
 		}
 	}
 	return n, nil
+}
+
+// certificates sets up HTTPS as the flags say: n.tls from certificate
+// files or from an ACME CA (whose manager it returns, for the HTTP
+// challenge), and, unless *public is set, the address of the
+// certificate's first name. Without either, n stays plain.
+func (f *netFlags) certificates(n *network, public *string, dataDir string, log *slog.Logger) (*autocert.Manager, error) {
+	var domains []string
+	for _, d := range strings.Split(f.domain, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			domains = append(domains, d)
+		}
+	}
+	switch {
+	case (f.tlsCert == "") != (f.tlsKey == ""):
+		return nil, errors.New("--tls-cert and --tls-key go together")
+	case f.tlsCert != "" && len(domains) > 0:
+		return nil, errors.New("--tls-cert and --domain exclude each other: certificates from files, or from the ACME CA")
+	case f.tlsCert != "":
+		files, err := certs.LoadFiles(f.tlsCert, f.tlsKey, log)
+		if err != nil {
+			return nil, err
+		}
+		n.tls, n.mode = files.TLSConfig(), "HTTPS, certificate from files"
+		if names := certs.Names(&tls.Certificate{Leaf: files.Leaf()}); *public == "" && len(names) > 0 {
+			*public = "https://" + names[0]
+		}
+		return nil, nil
+	case len(domains) > 0:
+		if !f.set("addr", "STICHBUCH_ADDR") {
+			f.addr = ":443"
+		}
+		if f.httpAddr == "" {
+			f.httpAddr = ":80"
+		}
+		m, err := certs.ACME{Domains: domains, Email: f.acmeEmail, Directory: f.acmeDir, Roots: f.acmeRoots,
+			Cache: filepath.Join(dataDir, "acme")}.Manager()
+		if err != nil {
+			return nil, err
+		}
+		n.tls, n.mode = m.TLSConfig(), "HTTPS, certificates from "+f.acmeDir
+		if *public == "" {
+			*public = "https://" + domains[0]
+		}
+		return m, nil
+	}
+	return nil, nil
 }
 
 // set reports whether a flag or its environment variable was given.
