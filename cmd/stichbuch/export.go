@@ -67,18 +67,9 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	var db dbFlags
 	db.register(fs, getenv)
 	foreign := fs.Bool("foreign", false, "accept a document of another installation (or one without keyed hashes) and chain its hands anew with this installation's key")
-	// Flags may come before or after the file.
-	var files []string
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 {
 		return errors.New(usage)

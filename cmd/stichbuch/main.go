@@ -387,18 +387,9 @@ func club(ctx context.Context, args []string, getenv func(string) string, stdout
 	var db dbFlags
 	db.register(fs, getenv)
 	tz := fs.String("time-zone", "Europe/Berlin", "the club's IANA time zone (session dates and thresholds use it)")
-	// Flags may come before or after the name.
-	var names []string
-	rest := args[1:]
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		names = append(names, fs.Arg(0))
-		rest = fs.Args()[1:]
+	names, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
 	}
 	name := strings.Join(names, " ")
 	if name == "" {
@@ -415,6 +406,22 @@ func club(ctx context.Context, args []string, getenv func(string) string, stdout
 	}
 	fmt.Fprintf(stdout, "club %d %q created.\nadmin API key (shown once, keep it safe):\n%s\n", c.ID, c.Name, secret)
 	return nil
+}
+
+// parseInterspersed parses args with fs, flags before, between or after
+// the other arguments, which it returns in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var out []string
+	for rest := args; len(rest) > 0; rest = fs.Args()[1:] {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		out = append(out, fs.Arg(0))
+	}
+	return out, nil
 }
 
 // healthcheck asks a running service whether it is ready; for container

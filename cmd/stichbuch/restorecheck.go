@@ -10,7 +10,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
@@ -24,15 +23,9 @@ func restoreCheck(ctx context.Context, args []string, getenv func(string) string
 	fs := flag.NewFlagSet("restore-check", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs, getenv)
-	var files []string
-	for rest := args; len(rest) > 0; rest = fs.Args()[1:] {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 {
 		return errors.New(usage)
@@ -71,11 +64,7 @@ func restoreCheck(ctx context.Context, args []string, getenv func(string) string
 		return fmt.Errorf("restore-check of %s: %w", files[0], err)
 	}
 	fmt.Fprintf(stdout, "ok    %s restores: club %d %q, %s\n", files[0], in.Club.ID, in.Club.Name, exportSummary(in.Summary))
-	err = postgres.Verify(ctx, scratch, key, ledger.ZeroSumGames(), func(invariant string) {
-		fmt.Fprintf(stdout, "ok    %s\n", invariant)
-	})
-	if err != nil {
-		fmt.Fprintf(stdout, "FAIL  %v\n", err)
+	if err := verifyPrinting(ctx, scratch, key, stdout); err != nil {
 		return fmt.Errorf("restore-check of %s: verify: %w", files[0], err)
 	}
 	fmt.Fprintf(stdout, "the backup restores and its ledger is whole (checked in a scratch database, now removed)\n")
