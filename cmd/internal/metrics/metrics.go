@@ -156,7 +156,7 @@ func (m *Metrics) OpenStreams(open func() int) {
 func (m *Metrics) PostgresRestarts(restarts func() int64) {
 	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "stichbuch_embedded_postgres_restarts_total",
-		Help: "Times the embedded PostgreSQL ended unexpectedly and was started again by serve.",
+		Help: "Times the embedded PostgreSQL ended unexpectedly and serve started it again (counted as the restart begins).",
 	}, func() float64 { return float64(restarts()) }))
 }
 

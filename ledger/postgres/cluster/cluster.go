@@ -84,7 +84,7 @@ type Cluster struct {
 	lock   *lock  // nil when joined
 	holder Holder // when joined: the process whose server this is
 
-	restarts atomic.Int64 // servers the supervisor started again
+	restarts atomic.Int64 // unexpected ends the supervisor restarts from
 
 	mu      sync.Mutex
 	sup     *supervisor // the running server; nil when joined or crashed

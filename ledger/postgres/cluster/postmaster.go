@@ -210,13 +210,13 @@ func (s *supervisor) run(ctx context.Context) {
 			delay = restartDelay
 		}
 		s.c.log.Error("PostgreSQL ended unexpectedly; restarting it", "postmaster", p.pid(), "exit", p.err, "ran", ran.Round(time.Millisecond), "in", delay)
+		s.c.restarts.Add(1) // before the restart: whoever sees the new server sees the count
 		s.c.lock.update(func(h *Holder) { h.State, h.Postmaster = StateRestarting, 0 })
 		down := time.Now()
 		next, err := s.restart(ctx, &delay)
 		if err != nil {
 			return
 		}
-		s.c.restarts.Add(1) // before the new server shows: whoever sees it sees the count
 		s.mu.Lock()
 		s.pm = next
 		s.mu.Unlock()
@@ -225,8 +225,9 @@ func (s *supervisor) run(ctx context.Context) {
 	}
 }
 
-// Restarts is how many times the supervisor has started the server again
-// after it ended unexpectedly (0 when joined).
+// Restarts is how many times the server ended unexpectedly and the
+// supervisor set out to start it again (0 when joined): counted before the
+// restart, so it is never behind a server seen running again.
 func (c *Cluster) Restarts() int64 { return c.restarts.Load() }
 
 // restart starts the server again, after *delay and then doubling it,
