@@ -55,6 +55,9 @@ func (s *Server) recordBatch(c echo.Context) error {
 	}
 	results := make([]batchResult, len(in.Hands))
 	for i, o := range outcomes {
+		if !o.NotApplied {
+			s.observeHand(o.Hand, o.Replayed, o.Err)
+		}
 		r := batchResult{ID: in.Hands[i].ID, Number: in.Hands[i].Number}
 		switch {
 		case o.NotApplied:

@@ -34,6 +34,11 @@ func (s *Server) correctHand(c echo.Context) error {
 	res, replayed, err := s.svc.CorrectHand(c.Request().Context(), actorOf(c), ledger.Correction{
 		TableID: tableID, Number: number, Revision: revision, Facts: in.Facts, Void: in.Void, Reason: in.Reason,
 	}, idempotency(c, body))
+	kind := CorrectionFacts
+	if in.Void {
+		kind = CorrectionVoid
+	}
+	s.observeCorrection(kind, replayed, err)
 	if err != nil {
 		return err
 	}
@@ -80,6 +85,7 @@ func (s *Server) undoHand(c echo.Context) error {
 		return err
 	}
 	res, replayed, err := s.svc.UndoHand(c.Request().Context(), actorOf(c), tableID, number)
+	s.observeCorrection(CorrectionUndo, replayed, err)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ func (s *Server) recordHand(c echo.Context) error {
 	h, replayed, err := s.svc.RecordHand(c.Request().Context(), actorOf(c), ledger.NewHand{
 		TableID: tableID, SessionID: in.SessionID, Number: in.Number, Facts: in.Facts, ClientID: in.ID,
 	}, idempotency(c, body))
+	s.observeHand(h, replayed, err)
 	if err != nil {
 		return err
 	}

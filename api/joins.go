@@ -17,9 +17,7 @@ import (
 func joinLink(code string) string { return "/?join=" + url.QueryEscape(code) }
 
 // createJoin makes a one-time join code for a table, with its link and
-// the QR code of the absolute link. The link's scheme and host are the
-// request's (c.Scheme honours X-Forwarded-Proto): a proxy in front of the
-// service must pass the Host header through.
+// the QR code of the absolute link, on the address linkBase chooses.
 func (s *Server) createJoin(c echo.Context) error {
 	tableID, err := pathID(c, "tableID")
 	if err != nil {
@@ -37,14 +35,53 @@ func (s *Server) createJoin(c echo.Context) error {
 		return err
 	}
 	link := joinLink(code)
-	svg, err := qrSVG(c.Scheme() + "://" + c.Request().Host + link)
+	base, reachable, notice := s.linkBase(c)
+	svg, err := qrSVG(base + link)
 	if err != nil {
 		return err
 	}
-	return created(c, false, fmt.Sprintf("/v1/tables/%d", j.TableID), map[string]any{
+	answer := map[string]any{
 		"code": code, "role": j.Role, "table_id": j.TableID, "expires_at": j.ExpiresAt.UTC().Format(time.RFC3339),
-		"link": link, "qr_svg": svg,
-	})
+		"link": link, "url": base + link, "qr_svg": svg, "reachable": reachable,
+	}
+	if notice != "" {
+		answer["notice"] = notice
+	}
+	return created(c, false, fmt.Sprintf("/v1/tables/%d", j.TableID), answer)
+}
+
+// The German notices of an invitation, for the admin who shows it.
+const (
+	noticeLoopbackOnly = "Kein anderes Handy erreicht diesen Dienst: er hört nur auf diesem Rechner (localhost). " +
+		"Damit die Handys am Tisch ihn öffnen können, starte ihn mit »stichbuch serve --addr 0.0.0.0:8080« " +
+		"oder gib mit »--public-url« die Adresse an, unter der sie ihn erreichen."
+	noticePlainHTTP = "Die Einladung führt über HTTP, nicht HTTPS: das Handy zählt mit, " +
+		"lädt die Seite ohne Netz aber nicht neu. Wie HTTPS eingerichtet wird, steht im README unter »HTTPS«."
+)
+
+// linkBase is the scheme and host an invitation's link carries, so that
+// the invited phone can open it: the public URL when serve has one; else
+// the address the inviting browser used, unless that is this machine's
+// loopback (the admin on the laptop itself), then the machine's network
+// address. When there is none, reachable is false and notice says why in
+// German; a plain-HTTP link has a notice too.
+func (s *Server) linkBase(c echo.Context) (base string, reachable bool, notice string) {
+	n := s.cfg.Network
+	o := s.originOf(c)
+	switch {
+	case n.PublicURL != "":
+		base = strings.TrimSuffix(n.PublicURL, "/")
+	case !hostIsLoopback(o.host):
+		base = o.scheme + "://" + o.host
+	case n.NetworkURL != "":
+		base = strings.TrimSuffix(n.NetworkURL, "/")
+	default:
+		return o.scheme + "://" + o.host, false, noticeLoopbackOnly
+	}
+	if strings.HasPrefix(base, "http://") {
+		notice = noticePlainHTTP
+	}
+	return base, true, notice
 }
 
 // redeemJoin exchanges a join code for a key limited to its table. It

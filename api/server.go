@@ -58,6 +58,12 @@ type Config struct {
 	// SetupToken, when set, lets POST /v1/setup create the first club
 	// once (serve sets it while the database has no club).
 	SetupToken string
+	// Network is how phones reach the service: the address links carry,
+	// the trusted proxies, whether HTTPS is configured.
+	Network Network
+	// Observer, when set, hears every answered request and what the
+	// ledger made of the hands written (the metrics).
+	Observer Observer
 }
 
 // DefaultConfig is what serve uses unless told otherwise: far above what a
@@ -74,9 +80,10 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(log)
-	// The client's address is the connection's peer: the failed-auth limit
-	// counts by it, and a header would let a client choose it.
-	e.IPExtractor = echo.ExtractIPDirect()
+	// The client's address is the connection's peer (or what a trusted
+	// proxy names): the failed-auth limit counts by it, and a header from
+	// anyone else would let a client choose it.
+	e.IPExtractor = cfg.Network.ipExtractor()
 	cfg.StreamsPerKey = or(cfg.StreamsPerKey, DefaultStreamsPerKey)
 	cfg.StreamsPerClub = or(cfg.StreamsPerClub, DefaultStreamsPerClub)
 	cfg.ReplayLimit = or(cfg.ReplayLimit, DefaultReplayLimit)
@@ -96,6 +103,7 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 		},
 	}))
 	e.Use(s.logRequests)
+	e.Use(s.secureTransport)
 	s.routes()
 	return s, nil
 }
@@ -199,13 +207,15 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Error(err)
 		}
 		status := c.Response().Status
+		took := time.Since(start)
+		s.observeRequest(c, status, took)
 		level := slog.LevelInfo
 		if status >= 500 {
 			level = slog.LevelError
 		}
 		s.log.Log(c.Request().Context(), level, "request",
 			"method", c.Request().Method, "path", c.Request().URL.Path, "status", status,
-			"bytes", c.Response().Size, "took", time.Since(start).Round(time.Microsecond))
+			"bytes", c.Response().Size, "took", took.Round(time.Microsecond))
 		return nil
 	}
 }

@@ -69,6 +69,17 @@ func (l *streamLimits) open(c echo.Context, a ledger.Actor) (release func(), err
 	}, nil
 }
 
+// total is how many streams are open.
+func (l *streamLimits) total() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, open := range l.clubs {
+		n += open
+	}
+	return n
+}
+
 // shutdown refuses new streams, tells every open one to send its final
 // `shutdown` event and end, and waits until they have (or ctx ends).
 func (l *streamLimits) shutdown(ctx context.Context) error {

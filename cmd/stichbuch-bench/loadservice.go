@@ -55,7 +55,9 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 		removeBin()
 		db.Close()
 	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	// No metrics listener: the load tool measures the API alone, and a
+	// second service on the machine would find the default port taken.
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--metrics-addr", "off")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+svc.dbURL)
 	if keyFile, err := runenv.ChainKeyPath(getenv, o.data); err == nil {
 		// The service's chain key: the data directory's, or the one the

@@ -127,7 +127,7 @@ func spawnServe(t *testing.T, env []string, args ...string) *crashChild {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(append(os.Environ(),
 		crashChildEnv+"=1", crashArgsEnv+"="+string(argv),
-		"STICHBUCH_RATE_LIMIT=0", "LOG_LEVEL=warn", "LOG_FORMAT=text"), env...)
+		"STICHBUCH_RATE_LIMIT=0", "STICHBUCH_METRICS_ADDR=off", "LOG_LEVEL=warn", "LOG_FORMAT=text"), env...)
 	if slices.ContainsFunc(env, func(v string) bool { return strings.HasPrefix(v, "DATABASE_URL=") && v != "DATABASE_URL=" }) {
 		cmd.Env = append(cmd.Env, "STICHBUCH_CHAIN_KEY_FILE="+pgtest.ChainKeyFile())
 	}

@@ -77,15 +77,15 @@ func (e *embedded) env(tmp string) []string {
 }
 
 // spawn starts a serve on the data directory without waiting for it.
-func (e *embedded) spawn(t *testing.T) *crashChild {
-	return spawnServe(t, e.env(e.serveTmp), "--data", e.data)
+func (e *embedded) spawn(t *testing.T, args ...string) *crashChild {
+	return spawnServe(t, e.env(e.serveTmp), append([]string{"--data", e.data}, args...)...)
 }
 
 // serve starts a serve on the data directory and waits until it listens,
 // with its socket directory in its TMPDIR, where the test sees it.
-func (e *embedded) serve(t *testing.T) *crashChild {
+func (e *embedded) serve(t *testing.T, args ...string) *crashChild {
 	t.Helper()
-	c := e.spawn(t)
+	c := e.spawn(t, args...)
 	c.waitListening(t)
 	if h := e.holder(t); filepath.Dir(h.SocketDir) != e.serveTmp {
 		t.Fatalf("serve's socket directory is %q, want one in %s", h.SocketDir, e.serveTmp)
@@ -262,11 +262,12 @@ func (r *recoveryLoad) start(ctx context.Context, hc *http.Client, base string, 
 // server with SIGKILL while eight clients record hands: serve's supervisor
 // starts it again, /readyz answers 503 and then 200 without a restart of
 // the service, the clients' retries with their Idempotency-Keys end with
-// every hand stored exactly once, and `stichbuch verify` passes.
+// every hand stored exactly once, and `stichbuch verify` passes. The
+// metrics count the restart.
 func TestPostmasterKilledUnderLoadRecovers(t *testing.T) {
 	began := time.Now()
 	e := newEmbedded(t, 0)
-	svc := e.serve(t)
+	svc := e.serve(t, "--metrics-addr", "127.0.0.1:0")
 	apiKey := createClub(t, e.getenv(), "--data", e.data)
 	loaders := newLoaders(setupCrashTables(t, svc.base, apiKey, 8), apiKey)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -285,6 +286,9 @@ func TestPostmasterKilledUnderLoadRecovers(t *testing.T) {
 	waitGone(t, old, "the killed postmaster")
 	down := readyz(t, hc, svc.base, http.StatusServiceUnavailable, 10*time.Second)
 	back := readyz(t, hc, svc.base, http.StatusOK, time.Minute)
+	if _, f := scrape(t, metricsURL(t, service{out: svc.stdout})); value(f, "stichbuch_embedded_postgres_restarts_total") != 1 {
+		t.Errorf("stichbuch_embedded_postgres_restarts_total = %v after one restart", value(f, "stichbuch_embedded_postgres_restarts_total"))
+	}
 	r.phase.Store(ready)
 	for deadline := time.Now().Add(30 * time.Second); r.backAfter.Load() < int32(len(loaders)) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)

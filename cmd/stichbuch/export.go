@@ -67,18 +67,9 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	var db dbFlags
 	db.register(fs, getenv)
 	foreign := fs.Bool("foreign", false, "accept a document of another installation (or one without keyed hashes) and chain its hands anew with this installation's key")
-	// Flags may come before or after the file.
-	var files []string
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(files) != 1 {
 		return errors.New(usage)
@@ -123,7 +114,8 @@ func exportSummary(s backup.Summary) string {
 
 // writeFileAtomically writes name through write: into a temporary file in
 // the same directory (mode 0600: the document holds the keys' hashes),
-// synced, then renamed over name.
+// synced, then renamed over name, and the directory synced, so the name
+// survives a crash too.
 func writeFileAtomically(name string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
@@ -141,5 +133,18 @@ func writeFileAtomically(name string, write func(io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), name)
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(name))
+}
+
+// syncDir makes the directory's entries (a rename, a removal) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }

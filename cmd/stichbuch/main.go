@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -22,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/cmd/internal/metrics"
 	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/chain"
@@ -40,7 +40,9 @@ func main() {
 const usage = `stichbuch: the scorekeeping backend for German card-game clubs
 
 Usage:
-  stichbuch serve [--addr localhost:8080] [--data ./stichbuch-data]
+  stichbuch serve [--addr localhost:8080] [--data ./stichbuch-data] [--public-url URL]
+                  [--tls-cert FILE --tls-key FILE | --domain NAME [--acme-email ADDR] [--acme-dir URL] | --trusted-proxy CIDR]
+                  [--metrics-addr localhost:9464] [--backup-dir DIR [--backup-every 24h] [--backup-keep 14]]
   stichbuch migrate [status|up] [--data DIR]
   stichbuch club create NAME [--time-zone Europe/Berlin] [--data DIR]
   stichbuch key list|create|revoke|rotate --club ID [--role R] [KEY_ID]
@@ -48,6 +50,7 @@ Usage:
   stichbuch export --club ID [--out FILE] [--data DIR]  (the club's whole ledger, streamed as NDJSON: the backup)
   stichbuch import FILE [--data DIR]  (into an empty database; re-scores every hand and re-computes the money,
                                        refuses the file if anything differs; prints the club's new admin key)
+  stichbuch restore-check FILE  (imports a backup into a scratch database and verifies it; the service's database is not touched)
   stichbuch healthcheck [URL]   (exit 0 when URL, default http://127.0.0.1:8080/readyz, answers 200)
 
 Without DATABASE_URL, stichbuch runs its own PostgreSQL in the data directory
@@ -80,6 +83,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exportCmd(ctx, args[2:], getenv, stdout, log)
 	case "import":
 		return importCmd(ctx, args[2:], getenv, stdout, log)
+	case "restore-check":
+		return restoreCheck(ctx, args[2:], getenv, stdout, log)
 	case "healthcheck":
 		return healthcheck(ctx, args[2:])
 	case "help", "-h", "--help":
@@ -106,20 +111,27 @@ func (f *dbFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 // embedded cluster in the data directory (see runenv.OpenDatabase). close
 // releases both, stopping PostgreSQL last.
 func (f dbFlags) database(ctx context.Context, getenv func(string) string, log *slog.Logger) (pool *pgxpool.Pool, closeAll func(), err error) {
+	pool, closeAll, _, err = f.serveDatabase(ctx, getenv, log)
+	return pool, closeAll, err
+}
+
+// serveDatabase is database with the database itself, whose embedded
+// PostgreSQL's restarts serve counts.
+func (f dbFlags) serveDatabase(ctx context.Context, getenv func(string) string, log *slog.Logger) (pool *pgxpool.Pool, closeAll func(), db *runenv.Database, err error) {
 	role := runenv.Operator
 	if f.serve {
 		role = runenv.Server
 	}
-	db, err := runenv.OpenDatabase(ctx, role, f.command, f.data, getenv, log)
+	db, err = runenv.OpenDatabase(ctx, role, f.command, f.data, getenv, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	pool, err = postgres.Connect(ctx, db.URL)
 	if err != nil {
 		db.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return pool, func() { pool.Close(); db.Close() }, nil
+	return pool, func() { pool.Close(); db.Close() }, db, nil
 }
 
 // chainKey loads the installation's chain key (see runenv.ChainKey),
@@ -153,12 +165,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	db := dbFlags{serve: true}
 	db.register(fs, getenv)
-	addr := fs.String("addr", runenv.EnvOr(getenv, "STICHBUCH_ADDR", defaultAddr), "address to listen on")
+	var netf netFlags
+	netf.register(fs, getenv)
+	var backups backupFlags
+	backups.register(fs, getenv)
+	metricsAddr := fs.String("metrics-addr", runenv.EnvOr(getenv, "STICHBUCH_METRICS_ADDR", defaultMetricsAddr), "where GET /metrics answers (Prometheus), off for none")
 	headerTimeout := fs.Duration("header-timeout", 5*time.Second, "how long a client may take to send a request's headers")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	pool, closeDB, err := db.database(ctx, getenv, log)
+	if err := backups.check(); err != nil {
+		return err
+	}
+	pool, closeDB, dbase, err := db.serveDatabase(ctx, getenv, log)
 	if err != nil {
 		return err
 	}
@@ -180,21 +199,35 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if cfg.SetupToken, err = setupToken(ctx, pool); err != nil {
 		return err
 	}
+	nw, err := netf.listen(db.data, log)
+	if err != nil {
+		return err
+	}
+	defer nw.close()
+	cfg.Network = nw.config
+	m := metrics.New()
+	cfg.Observer = m
 	store := postgres.New(pool, key)
 	go store.KeepNumbering(ctx, 2*time.Second, log)
 	handler, err := api.New(store.Service(), log, cfg)
 	if err != nil {
 		return err
 	}
+	if err := instrument(ctx, m, handler, pool, dbase, key); err != nil {
+		return err
+	}
+	if err := startMetrics(ctx, *metricsAddr, *metricsAddr != defaultMetricsAddr, m, log, stdout); err != nil {
+		return err
+	}
 	if _, err := startPprof(ctx, getenv("STICHBUCH_PPROF"), log); err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
+	backupCtx, stopBackups := context.WithCancel(ctx)
+	waitBackups := backups.start(backupCtx, pool, m, log)
+	defer func() { stopBackups(); waitBackups() }() // before PostgreSQL stops
 	srv := &http.Server{
 		Handler:           handler,
+		TLSConfig:         nw.tls,
 		ReadHeaderTimeout: *headerTimeout,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -202,21 +235,56 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "startup", time.Since(start).Round(time.Millisecond))
+	log.Info("serving", "addr", nw.api.Addr().String(), "https", nw.mode, "startup", time.Since(start).Round(time.Millisecond))
 	// The setup link comes first: whoever waits for "listening on" has it.
 	if cfg.SetupToken != "" {
-		fmt.Fprintf(stdout, "no club yet: open http://%s/?setup=%s to create it in the app (once), or run: stichbuch club create NAME\n", ln.Addr(), cfg.SetupToken)
+		fmt.Fprintf(stdout, "no club yet: open %s/?setup=%s to create it in the app (once), or run: stichbuch club create NAME\n", nw.reach.appURL(), cfg.SetupToken)
 	}
-	fmt.Fprintf(stdout, "stichbuch listening on http://%s\n", ln.Addr())
+	nw.reach.print(stdout)
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if nw.tls != nil {
+			errc <- srv.ServeTLS(nw.api, "", "")
+			return
+		}
+		errc <- srv.Serve(nw.api)
+	}()
+	if nw.redirect != nil {
+		redirect := &http.Server{Handler: nw.redirectHandler, ReadHeaderTimeout: *headerTimeout, IdleTimeout: 120 * time.Second,
+			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		go redirect.Serve(nw.redirect)
+		defer redirect.Close()
+		fmt.Fprintf(stdout, "plain HTTP on %s redirects to HTTPS\n", nw.redirect.Addr())
+	}
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
 	return shutdown(srv, handler, errc, log)
+}
+
+// instrument gives the metrics what serve knows: the open event streams,
+// the database pool, the settlement versions stored, the embedded
+// PostgreSQL's restarts, the chain key's id and the schema's version.
+func instrument(ctx context.Context, m *metrics.Metrics, handler *api.Server, pool *pgxpool.Pool, db *runenv.Database, key chain.Key) error {
+	m.OpenStreams(handler.OpenStreams)
+	m.Pool(pool)
+	m.SettlementVersions(func(ctx context.Context) (int64, error) { return postgres.SettlementVersions(ctx, pool) })
+	m.PostgresRestarts(db.Restarts)
+	statuses, err := postgres.Migrations(ctx, pool)
+	if err != nil {
+		return err
+	}
+	var version int64
+	for _, st := range statuses {
+		if !st.AppliedAt.IsZero() {
+			version = max(version, st.Version)
+		}
+	}
+	m.Info(key.IDHex(), version)
+	return nil
 }
 
 // migrateAndSeal applies the pending migrations and seals the rows of the
@@ -319,18 +387,9 @@ func club(ctx context.Context, args []string, getenv func(string) string, stdout
 	var db dbFlags
 	db.register(fs, getenv)
 	tz := fs.String("time-zone", "Europe/Berlin", "the club's IANA time zone (session dates and thresholds use it)")
-	// Flags may come before or after the name.
-	var names []string
-	rest := args[1:]
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		names = append(names, fs.Arg(0))
-		rest = fs.Args()[1:]
+	names, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
 	}
 	name := strings.Join(names, " ")
 	if name == "" {
@@ -347,6 +406,22 @@ func club(ctx context.Context, args []string, getenv func(string) string, stdout
 	}
 	fmt.Fprintf(stdout, "club %d %q created.\nadmin API key (shown once, keep it safe):\n%s\n", c.ID, c.Name, secret)
 	return nil
+}
+
+// parseInterspersed parses args with fs, flags before, between or after
+// the other arguments, which it returns in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var out []string
+	for rest := args; len(rest) > 0; rest = fs.Args()[1:] {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		out = append(out, fs.Arg(0))
+	}
+	return out, nil
 }
 
 // healthcheck asks a running service whether it is ready; for container

@@ -40,13 +40,20 @@ func (b *syncBuffer) String() string {
 }
 
 // With DATABASE_URL, STICHBUCH_CHAIN_KEY_FILE defaults to the tests' key
-// file: every database of a test binary is one installation's.
+// file: every database of a test binary is one installation's. Serve
+// serves no metrics unless a test says where (the default port is fixed).
 func envFunc(vars map[string]string) func(string) string {
 	return func(k string) string {
-		if v, ok := vars[k]; ok || k != "STICHBUCH_CHAIN_KEY_FILE" || vars["DATABASE_URL"] == "" {
+		if v, ok := vars[k]; ok {
 			return v
 		}
-		return pgtest.ChainKeyFile()
+		switch {
+		case k == "STICHBUCH_METRICS_ADDR":
+			return "off"
+		case k == "STICHBUCH_CHAIN_KEY_FILE" && vars["DATABASE_URL"] != "":
+			return pgtest.ChainKeyFile()
+		}
+		return ""
 	}
 }
 
@@ -55,6 +62,7 @@ type service struct {
 	base string
 	stop func() error
 	out  *syncBuffer // what serve printed
+	log  *syncBuffer // what serve logged
 }
 
 func startService(t *testing.T, getenv func(string) string, args ...string) service {
@@ -65,12 +73,12 @@ func startService(t *testing.T, getenv func(string) string, args ...string) serv
 	go func() {
 		done <- run(ctx, append([]string{"stichbuch", "serve", "--addr", "127.0.0.1:0"}, args...), getenv, &stdout, &stderr)
 	}()
-	addr := regexp.MustCompile(`listening on (http://\S+)`)
+	addr := regexp.MustCompile(`listening on (https?://\S+)`)
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := addr.FindStringSubmatch(stdout.String()); m != nil {
 			stopped := false
-			return service{base: m[1], out: &stdout, stop: func() error {
+			return service{base: m[1], out: &stdout, log: &stderr, stop: func() error {
 				if stopped {
 					return nil
 				}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
@@ -33,15 +35,23 @@ func verify(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	err = postgres.Verify(ctx, pool, chainKey, ledger.ZeroSumGames(), func(invariant string) {
-		fmt.Fprintf(stdout, "ok    %s\n", invariant)
-	})
-	if err != nil {
-		fmt.Fprintf(stdout, "FAIL  %v\n", err)
+	if err := verifyPrinting(ctx, pool, chainKey, stdout); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
 	fmt.Fprintln(stdout, "the ledger is whole")
 	return nil
+}
+
+// verifyPrinting verifies the ledger in pool, printing each invariant
+// that holds and the first breach.
+func verifyPrinting(ctx context.Context, pool *pgxpool.Pool, key chain.Key, stdout io.Writer) error {
+	err := postgres.Verify(ctx, pool, key, ledger.ZeroSumGames(), func(invariant string) {
+		fmt.Fprintf(stdout, "ok    %s\n", invariant)
+	})
+	if err != nil {
+		fmt.Fprintf(stdout, "FAIL  %v\n", err)
+	}
+	return err
 }
 
 // key lists, creates, revokes and rotates a club's API keys: the operator's

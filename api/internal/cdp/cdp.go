@@ -57,6 +57,14 @@ func Path() string {
 // the test when Chromium is not installed.
 func Start(t testing.TB, dir string) *Browser {
 	t.Helper()
+	return StartWith(t, dir)
+}
+
+// StartWith is Start with more command-line flags for Chromium (such as
+// --host-resolver-rules, or --ignore-certificate-errors-spki-list for a
+// test's certificate).
+func StartWith(t testing.TB, dir string, flags ...string) *Browser {
+	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
 	}
@@ -75,7 +83,8 @@ func Start(t testing.TB, dir string) *Browser {
 	}
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-		"--hide-scrollbars", "--remote-debugging-pipe", "--user-data-dir=" + dir, "about:blank"}
+		"--hide-scrollbars", "--remote-debugging-pipe", "--user-data-dir=" + dir}
+	args = append(append(args, flags...), "about:blank")
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.ExtraFiles = []*os.File{toBrowser, fromBrowser}
 	if err := cmd.Start(); err != nil {

@@ -86,6 +86,19 @@ func (d *Database) Postmaster() int {
 	return d.cluster.Postmaster()
 }
 
+// Restarts is how many times the embedded server was started again after
+// it ended unexpectedly (0 with DATABASE_URL, or when another process runs
+// it).
+func (d *Database) Restarts() int64 {
+	if d.cluster == nil {
+		return 0
+	}
+	return d.cluster.Restarts()
+}
+
+// Embedded reports whether this process runs the embedded PostgreSQL.
+func (d *Database) Embedded() bool { return d.cluster != nil }
+
 // Close stops the embedded server if this process runs it; one that
 // another process runs, and DATABASE_URL's, are left alone.
 func (d *Database) Close() {

@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -82,6 +83,8 @@ type Cluster struct {
 
 	lock   *lock  // nil when joined
 	holder Holder // when joined: the process whose server this is
+
+	restarts atomic.Int64 // unexpected ends the supervisor restarts from
 
 	mu      sync.Mutex
 	sup     *supervisor // the running server; nil when joined or crashed

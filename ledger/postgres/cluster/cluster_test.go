@@ -337,6 +337,9 @@ func TestSupervisorRestartsAKilledServer(t *testing.T) {
 	if n != 42 {
 		t.Errorf("read %d, want 42", n)
 	}
+	if r := c.Restarts(); r != 1 {
+		t.Errorf("Restarts() = %d after one restart", r)
+	}
 	if !strings.Contains(logs.String(), "PostgreSQL ended unexpectedly; restarting it") || !strings.Contains(logs.String(), "PostgreSQL restarted") {
 		t.Errorf("the log does not tell of the restart:\n%s", logs.String())
 	}

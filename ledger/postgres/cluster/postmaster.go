@@ -210,6 +210,7 @@ func (s *supervisor) run(ctx context.Context) {
 			delay = restartDelay
 		}
 		s.c.log.Error("PostgreSQL ended unexpectedly; restarting it", "postmaster", p.pid(), "exit", p.err, "ran", ran.Round(time.Millisecond), "in", delay)
+		s.c.restarts.Add(1) // before the restart: whoever sees the new server sees the count
 		s.c.lock.update(func(h *Holder) { h.State, h.Postmaster = StateRestarting, 0 })
 		down := time.Now()
 		next, err := s.restart(ctx, &delay)
@@ -223,6 +224,11 @@ func (s *supervisor) run(ctx context.Context) {
 		s.c.log.Warn("PostgreSQL restarted", "postmaster", next.pid(), "down", time.Since(down).Round(time.Millisecond))
 	}
 }
+
+// Restarts is how many times the server ended unexpectedly and the
+// supervisor set out to start it again (0 when joined): counted before the
+// restart, so it is never behind a server seen running again.
+func (c *Cluster) Restarts() int64 { return c.restarts.Load() }
 
 // restart starts the server again, after *delay and then doubling it,
 // until it runs or ctx ends.
