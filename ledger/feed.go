@@ -146,7 +146,7 @@ func (s *Service) handsNumbered(ctx context.Context, clubID, tableID int64, numb
 	out := make(map[int]Hand, len(numbers))
 	lo, hi := slices.Min(numbers), slices.Max(numbers)
 	if hi-lo+1 <= 2*len(numbers) {
-		list, err := s.Hands.ListHands(ctx, clubID, tableID, Page{After: int64(lo - 1), Limit: hi - lo + 1})
+		list, err := s.Hands.ListHands(ctx, clubID, tableID, HandFilter{Page: Page{After: int64(lo - 1), Limit: hi - lo + 1}})
 		if err != nil && ErrorCode(err) != ENOTFOUND {
 			return nil, err
 		}

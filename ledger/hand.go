@@ -386,15 +386,45 @@ func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (
 	return s.withNames(ctx, a.ClubID, h)
 }
 
-// ListHands returns a table's hands in order, those numbered after p.After.
-func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page) ([]Hand, error) {
-	if p.After < 0 || p.After > MaxHandNumber {
-		return nil, Invalid("after", "must be a hand's number, from 0 to %d, got %d", MaxHandNumber, p.After)
+// HandFilter narrows a table's hands to one of its sessions (0: every
+// session) and pages them by number.
+type HandFilter struct {
+	SessionID int64
+	Page      Page // After is a hand's number
+}
+
+// Validate refuses a cursor that is no hand's number and a session id
+// below 0.
+func (f HandFilter) Validate() error {
+	if f.Page.After < 0 || f.Page.After > MaxHandNumber {
+		return Invalid("after", "must be a hand's number, from 0 to %d, got %d", MaxHandNumber, f.Page.After)
+	}
+	if f.SessionID < 0 {
+		return Invalid("session_id", "must be a session's id, got %d", f.SessionID)
+	}
+	return nil
+}
+
+// ListHands returns a table's hands in the filter, in order: those
+// numbered after f.Page.After, of the session f.SessionID when it is set.
+// A session that is not the table's is ENOTFOUND.
+func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, f HandFilter) ([]Hand, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
 	}
 	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
 		return nil, err
 	}
-	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, p)
+	if f.SessionID != 0 {
+		sess, err := s.Tables.FindSession(ctx, a.ClubID, f.SessionID)
+		if ErrorCode(err) == ENOTFOUND || err == nil && sess.TableID != tableID {
+			return nil, Errorf(ENOTFOUND, "session %d of table %d not found", f.SessionID, tableID)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, f)
 	if err != nil {
 		return nil, err
 	}

@@ -58,8 +58,10 @@ type TableStore interface {
 // and every revision for the audit trail.
 type HandStore interface {
 	FindHand(ctx context.Context, clubID, tableID int64, number int) (Hand, error)
-	// ListHands returns a table's hands numbered after p.After, in order.
-	ListHands(ctx context.Context, clubID, tableID int64, p Page) ([]Hand, error)
+	// ListHands returns a table's hands in the filter, in order: numbered
+	// after f.Page.After, of the session f.SessionID when it is not 0, at
+	// most f.Page.Limit (every one when it is 0).
+	ListHands(ctx context.Context, clubID, tableID int64, f HandFilter) ([]Hand, error)
 	// HandRevisions returns every revision of a hand, the original first.
 	HandRevisions(ctx context.Context, clubID, tableID int64, number int) ([]Revision, error)
 	// HandByID reads a hand by its id, as its current revision.

@@ -25,9 +25,20 @@ func (d *data) handByNumber(clubID, tableID int64, n int) (handRow, bool) {
 	return h, ok && h.club == clubID
 }
 
-// ListHands returns a table's hands numbered after p.After, in order.
-func (s *Store) ListHands(_ context.Context, clubID, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
-	return read(s, func(d *data) ([]ledger.Hand, error) { return d.handsAfter(clubID, tableID, int(p.After), p.Limit), nil })
+// ListHands returns a table's hands in the filter, in order.
+func (s *Store) ListHands(_ context.Context, clubID, tableID int64, f ledger.HandFilter) ([]ledger.Hand, error) {
+	return read(s, func(d *data) ([]ledger.Hand, error) {
+		var out []ledger.Hand
+		for _, h := range d.handsAfter(clubID, tableID, int(f.Page.After), -1) {
+			if f.Page.Limit > 0 && len(out) == f.Page.Limit {
+				break
+			}
+			if f.SessionID == 0 || h.SessionID == f.SessionID {
+				out = append(out, h)
+			}
+		}
+		return out, nil
+	})
 }
 
 // HandsAfter returns a table's hands numbered after `after`, in order.

@@ -218,11 +218,11 @@ func (s *Store) FindHand(ctx context.Context, clubID, tableID int64, n int) (led
 	return h, notFound(err, "hand %d of table %d", n, tableID)
 }
 
-// ListHands returns a table's hands in order, those numbered after p.After.
-func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
+// ListHands returns a table's hands in the filter, in order.
+func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, f ledger.HandFilter) ([]ledger.Hand, error) {
 	rows, err := s.pool.Query(ctx, selectHand+`
-		WHERE h.club_id = $1 AND h.table_id = $2 AND h.number > $3
-		ORDER BY h.number LIMIT $4`, clubID, tableID, p.After, p.Limit)
+		WHERE h.club_id = $1 AND h.table_id = $2 AND h.number > $3 AND ($5 = 0 OR h.session_id = $5)
+		ORDER BY h.number LIMIT nullif($4, 0)`, clubID, tableID, f.Page.After, f.Page.Limit, f.SessionID)
 	if err != nil {
 		return nil, mapError(err)
 	}
