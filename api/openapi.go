@@ -152,11 +152,44 @@ func CheckRequest(router routers.Router, req *http.Request) error {
 	if err != nil {
 		return nil
 	}
+	if err := knownParameters(route, req); err != nil {
+		return err
+	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: requestOptions}
 	if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
 		return contractError(err)
 	}
 	return nil
+}
+
+// knownParameters refuses a query parameter an API operation (/v1) does
+// not declare, as an unknown member of a body is refused: a misspelt
+// filter (sesion_id) would otherwise answer the unfiltered list as if it
+// were the filtered one. The problem names it query.<name>. The app's
+// page and files, the docs and the probes read no query parameter and
+// refuse none: a browser or a messenger's link preview adds its own.
+func knownParameters(route *routers.Route, req *http.Request) error {
+	if req.URL.RawQuery == "" || !strings.HasPrefix(route.Path, "/v1/") {
+		return nil
+	}
+	for name := range req.URL.Query() {
+		if declared(route.Operation.Parameters, name) || declared(route.PathItem.Parameters, name) {
+			continue
+		}
+		return &ledger.Error{Code: codeUnknownParameter, Message: fmt.Sprintf("%s %s takes no query parameter %q", req.Method, route.Path, name),
+			Field: "query." + name, Rule: "is not a parameter of this operation (openapi.yaml lists those it takes)"}
+	}
+	return nil
+}
+
+// declared reports whether params declare the query parameter name.
+func declared(params openapi3.Parameters, name string) bool {
+	for _, p := range params {
+		if p.Value != nil && p.Value.In == openapi3.ParameterInQuery && p.Value.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // contractError turns a contract violation into a problem naming the field.

@@ -11,8 +11,16 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// statusOf is the one place that maps domain error codes to HTTP statuses.
+// The codes of what only the transport can get wrong; the domain's codes
+// are the ledger's.
+const (
+	// codeUnknownParameter: a query parameter the operation does not take.
+	codeUnknownParameter = "unknown_parameter"
+)
+
+// statusOf is the one place that maps error codes to HTTP statuses.
 var statusOf = map[string]int{
+	codeUnknownParameter: http.StatusBadRequest,
 	ledger.EINVALID:      http.StatusUnprocessableEntity,
 	ledger.ENOTFOUND:     http.StatusNotFound,
 	ledger.ECONFLICT:     http.StatusConflict,
@@ -123,6 +131,8 @@ func titleOf(code string) string {
 		return "Send JSON"
 	case ledger.EMALFORMED:
 		return "The body is not well-formed JSON"
+	case codeUnknownParameter:
+		return "Unknown query parameter"
 	}
 	return "Internal error"
 }
