@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,15 +15,13 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 	"github.com/labstack/echo/v4"
 
+	"github.com/stichbuch/stichbuch"
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// spec is the API contract, a copy of the repository's openapi.yaml kept
-// identical by `go generate` and checked by TestEmbeddedSpecIsTheContract.
-//
-//go:generate cp ../openapi.yaml openapi.yaml
-//go:embed openapi.yaml
-var spec []byte
+// spec is the API contract: the repository's openapi.yaml, embedded by
+// the module's root package.
+var spec = stichbuch.OpenAPI()
 
 // The reports are documents, not data: their bodies are checked as text.
 // The formats the contract uses are checked as the ledger reads them:
