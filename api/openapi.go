@@ -17,6 +17,7 @@ import (
 
 	"github.com/stichbuch/stichbuch"
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
 )
 
 // spec is the API contract: the repository's openapi.yaml, embedded by
@@ -72,9 +73,52 @@ var (
 	requestErr    error
 )
 
-// factsSchemas are the contract's schemas of a hand's facts: the union and
-// each game's.
-var factsSchemas = []string{"GameFacts", "DoppelkopfFacts", "SaukopfFacts", "SchwarzeSauFacts", "KlaberjassFacts", "SchwarzeDameFacts"}
+// factsSchemas returns the contract's schemas of a hand's facts, derived
+// from the games' registry rather than listed: the union GameFacts, which
+// a recorded or corrected hand's facts refer to, and for each registered
+// game the schema its score endpoint's facts refer to, which the union
+// must list. A registered game without its score endpoint or outside the
+// union is an error, so a new game is added to the contract whole.
+func factsSchemas(doc *openapi3.T) ([]*openapi3.SchemaRef, error) {
+	union := doc.Components.Schemas["GameFacts"]
+	if union == nil || union.Value == nil {
+		return nil, errors.New("openapi.yaml: no GameFacts schema")
+	}
+	out := []*openapi3.SchemaRef{union}
+	for _, game := range games.Names() {
+		path := "/v1/games/" + game + "/score"
+		item := doc.Paths.Find(path)
+		if item == nil || item.Post == nil || item.Post.RequestBody == nil || item.Post.RequestBody.Value.Content.Get("application/json") == nil {
+			return nil, fmt.Errorf("openapi.yaml: no POST %s with a JSON body for the registered game %s", path, game)
+		}
+		facts := property(item.Post.RequestBody.Value.Content.Get("application/json").Schema, "facts")
+		if facts == nil || facts.Value == nil || facts.Ref == "" {
+			return nil, fmt.Errorf("openapi.yaml: POST %s names no facts schema of its own", path)
+		}
+		if !slices.ContainsFunc(union.Value.OneOf, func(r *openapi3.SchemaRef) bool { return r.Ref == facts.Ref }) {
+			return nil, fmt.Errorf("openapi.yaml: GameFacts does not list %s, the facts of %s", facts.Ref, game)
+		}
+		out = append(out, facts)
+	}
+	return out, nil
+}
+
+// property returns the schema of an object schema's member name, looked up
+// in its allOf too.
+func property(ref *openapi3.SchemaRef, name string) *openapi3.SchemaRef {
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	if p := ref.Value.Properties[name]; p != nil {
+		return p
+	}
+	for _, part := range ref.Value.AllOf {
+		if p := property(part, name); p != nil {
+			return p
+		}
+	}
+	return nil
+}
 
 // RequestRouter is the router the API checks requests with: the contract
 // with a hand's facts taken as any object, on every route. Game facts have
@@ -92,13 +136,12 @@ func RequestRouter() (routers.Router, error) {
 		if doc, _, requestErr = parseSpec(); requestErr != nil {
 			return
 		}
-		for _, name := range factsSchemas {
-			facts := doc.Components.Schemas[name]
-			if facts == nil || facts.Value == nil {
-				requestErr = fmt.Errorf("openapi.yaml: no %s schema", name)
-				return
-			}
-			*facts.Value = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Description: facts.Value.Description}
+		var facts []*openapi3.SchemaRef
+		if facts, requestErr = factsSchemas(doc); requestErr != nil {
+			return
+		}
+		for _, f := range facts {
+			*f.Value = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Description: f.Value.Description}
 		}
 		requestRouter, requestErr = legacy.NewRouter(doc)
 	})
