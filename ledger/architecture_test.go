@@ -82,7 +82,7 @@ func TestDependenciesPointInward(t *testing.T) {
 
 // testHelpers are the packages of fixtures and drivers that only tests
 // may import.
-var testHelpers = []string{module + "/ledger/games/gamestest", module + "/ledger/backup/backuptest", module + "/api/internal/cdp"}
+var testHelpers = []string{module + "/ledger/games/gamestest", module + "/ledger/internal/backuptest", module + "/api/internal/cdp"}
 
 // TestGamesTestOnlyFromTests: gamestest, backuptest and cdp hold test
 // fixtures and drivers; no package's non-test code imports them, so the
