@@ -265,7 +265,7 @@ func contractError(err error) error {
 	}
 	if reqErr.RequestBody != nil {
 		if strings.Contains(reasonOf(reqErr), "header Content-Type") {
-			return &ledger.Error{Code: ledger.EMEDIATYPE, Message: "send the body as application/json", Field: "Content-Type", Rule: "must be application/json"}
+			return &ledger.Error{Code: codeMediaType, Message: "send the body as application/json", Field: "Content-Type", Rule: "must be application/json"}
 		}
 		if reqErr.Err == nil {
 			return ledger.Invalid("body", "%s", reqErr.Reason)
@@ -286,7 +286,7 @@ func malformed(e *openapi3filter.ParseError) error {
 	if e.Cause != nil {
 		detail = e.Cause.Error()
 	}
-	return &ledger.Error{Code: ledger.EMALFORMED, Message: "the body is not well-formed JSON: " + detail,
+	return &ledger.Error{Code: codeMalformed, Message: "the body is not well-formed JSON: " + detail,
 		Field: "body", Rule: "must be well-formed JSON"}
 }
 
