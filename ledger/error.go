@@ -83,3 +83,13 @@ func AsError(err error) *Error {
 	}
 	return &Error{Code: EINTERNAL, Message: "internal error"}
 }
+
+// wrap says where err happened, keeping what it wraps for errors.Is and
+// errors.As (a ledger *Error's code, ErrStale): what a log shows of an
+// internal error names the step of the flow. nil stays nil.
+func wrap(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}

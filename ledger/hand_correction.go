@@ -332,9 +332,6 @@ func revise(h Hand, sess Session, c Correction, corrected bool, stateBefore json
 	}
 	rev.Diffs = PointDiffs(h.Result, rev.Result)
 	rev.Attendance = AttendanceDiffs(AttendanceOf(h.Result, h.Void), AttendanceOf(rev.Result, rev.Void))
-	if !rev.Void {
-		rev.Stats = StatsOf(rev.Result)
-	}
 	rev.Change = NewChange{Kind: ChangeHandCorrected, TableID: &h.TableID, SessionID: &sess.ID, Number: &h.Number,
 		Data: map[string]any{"revision": rev.Revision, "void": rev.Void, "caused_by": c.Number}}
 	return rev, nil

@@ -360,7 +360,7 @@ func nextHand(a Actor, nh NewHand, snap HandSnapshot, idem *Idempotency) (HandRe
 	}
 	return HandRecord{
 		Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
-		Stats: StatsOf(res), Attendance: AttendanceOf(res, false), Idempotency: idem,
+		Attendance: AttendanceOf(res, false), Idempotency: idem,
 		Change: NewChange{Kind: ChangeHandRecorded, TableID: &t.ID, SessionID: &sess.ID, Number: &nh.Number,
 			Data: map[string]any{"revision": 1}},
 	}, nil

@@ -14,15 +14,15 @@ import (
 // settle stores a closed session's next settlement version, computed from
 // its hands as they are now and from the payments already made: version 1
 // when it closes, the next after a correction changed it. The session's
-// statistics are rolled up.
+// statistics are rolled up from the same hands.
 func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
 	version, err := tx.SettlementVersion(ctx, sess.ID)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading session %d's settlement version: %w", sess.ID, err)
 	}
 	in, err := tx.SettleInput(ctx, sess)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading what session %d is settled from: %w", sess.ID, err)
 	}
 	st, err := SettleVersion(in, version+1)
 	if err != nil {
@@ -34,9 +34,10 @@ func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
 			Data: map[string]any{"version": st.Version, "kitty_cents": st.KittyCents}},
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("storing version %d of session %d's settlement: %w", st.Version, sess.ID, err)
 	}
-	return rollUpSession(ctx, tx, sess.ID)
+	err = tx.StoreRollup(ctx, RollUpSettled(sess, in.Hands, st))
+	return wrap(err, "storing the rollups of session %d", sess.ID)
 }
 
 // SettleVersion computes version `version` of a closed session's
@@ -190,11 +191,11 @@ type Balance struct {
 
 // PlayerBalance returns a player's money across every evening.
 func (s *Service) PlayerBalance(ctx context.Context, a Actor, playerID int64) (Balance, error) {
-	name, err := s.playerName(ctx, a.ClubID, playerID)
+	p, err := s.Players.FindPlayer(ctx, a.ClubID, playerID)
 	if err != nil {
 		return Balance{}, err
 	}
-	b := Balance{Player: playerID, Name: name}
+	b := Balance{Player: playerID, Name: p.Name}
 	paid, err := s.Money.ListTransfers(ctx, a.ClubID, TransferFilter{Status: TransfersPaid, PlayerID: playerID})
 	if err != nil {
 		return b, err

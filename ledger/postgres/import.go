@@ -91,9 +91,8 @@ func analyzeImport(ctx context.Context, tx pgx.Tx) error {
 }
 
 // Complete sums the running totals from the entries, sets each table's
-// chain head to its last hand's hash, rebuilds the statistics as
-// RebuildStats does, and moves the identity sequences past the imported
-// ids.
+// chain head to its last hand's hash, and moves the identity sequences
+// past the imported ids.
 func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 	b := &pgx.Batch{}
 	b.Queue(`
@@ -112,9 +111,6 @@ func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 	if err := send(ctx, t.Tx, b); err != nil {
 		return err
 	}
-	if err := rebuildStats(ctx, &tx{Tx: t.Tx, club: clubID}); err != nil {
-		return err
-	}
 	if err := rebuildAttendance(ctx, t.Tx, clubID); err != nil {
 		return err
 	}
@@ -127,6 +123,9 @@ func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 	}
 	return nil
 }
+
+// Stats is the club's statistics in the import's transaction.
+func (t *importTx) Stats(clubID int64) ledger.StatsTx { return &tx{Tx: t.Tx, club: clubID} }
 
 // AddKey stores a new key of the club under the next free id.
 func (t *importTx) AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error) {

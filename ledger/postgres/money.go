@@ -88,8 +88,8 @@ func (t *tx) SettlementVersion(ctx context.Context, sessionID int64) (int, error
 	return version, err
 }
 
-// StoreSettlement stores a settlement version with its transfers, its
-// money rows for the statistics and its change.
+// StoreSettlement stores a settlement version with its transfers and its
+// change.
 func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) error {
 	st := r.Settlement
 	body, err := ledger.SettlementBody(st)
@@ -103,7 +103,6 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 		return err
 	}
 	b := &pgx.Batch{}
-	queueStatMoney(b, t.club, st)
 	for _, tr := range st.Transfers {
 		b.Queue(`
 			INSERT INTO transfers (club_id, settlement_id, session_id, from_player, to_player, cents)
