@@ -2,20 +2,36 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 )
 
-// tableTurns lets this process write one hand of a table at a time. The
-// store's compare-and-set keeps a table's hands gap-free whatever the
-// turns do (several processes, a correction); the turns only spare the
-// phones racing for one table the write that would lose: the next in line
-// finds that the winner wrote the table (appendInTurn), gives the turn up
-// and decides again, and its 409 (or the replay of its own hand) comes
-// from a read it makes outside the turn, beside the other losers'.
-type tableTurns struct {
+// handLanes is the hand path's memory of the tables this process writes,
+// in one place: a lane per table, in which one hand of the table is
+// written at a time (its turn), and which keeps what the lane's last hand
+// left (its snapshot) to decide the table's next hand from without
+// reading the table again.
+//
+// The invariant, stated once: a kept snapshot is the table as the store
+// holds it right after the hand that left it (Table.AfterHand, which the
+// stores apply to their rows as well), until something else writes the
+// table. Nothing relies on it for correctness: every flow that changes a
+// table moves its version, the store's compare-and-set refuses a hand
+// decided from a table that moved, and a refusal is only ever answered
+// from the store's read. What it spares is the read and the write that
+// would lose. TestKeptSnapshotIsWhatTheStoreReads (ledger/postgres) and
+// TestTheNextHandIsDecidedFromWhatTheLastLeft check the stores against it.
+//
+// The turns spare the phones racing for one table the write that would
+// lose: the next in line finds that the winner wrote the table (append),
+// gives the turn up and decides again, and its 409 (or the replay of its
+// own hand) comes from a read it makes outside the turn, beside the other
+// losers'.
+type handLanes struct {
 	mu    sync.Mutex
-	queue map[int64]*turn
+	turns map[int64]*turn
+	kept  map[int64]keptSnapshot
 }
 
 // turn is one table's token and how many requests hold or await it.
@@ -24,25 +40,84 @@ type turn struct {
 	waiting int
 }
 
-func newTableTurns() *tableTurns { return &tableTurns{queue: map[int64]*turn{}} }
+type keptSnapshot struct {
+	club int64
+	snap HandSnapshot
+	at   time.Time
+}
+
+// SnapshotReuse is how long this process decides a table's next hand
+// from what its own last hand of that table left, without reading the
+// table again. What no version covers, a player's name in the hand's
+// texts, is at most this old.
+const SnapshotReuse = 2 * time.Second
+
+// maxKept is how many tables' snapshots are kept before the stale ones
+// are swept.
+const maxKept = 4096
+
+func newHandLanes() *handLanes {
+	return &handLanes{turns: map[int64]*turn{}, kept: map[int64]keptSnapshot{}}
+}
+
+// errMoved is append's answer when this process wrote the table while the
+// request waited for its turn.
+var errMoved = errors.New("the table moved while the hand waited for its turn")
+
+// snapshot returns what a hand is decided from: with reuse, the snapshot
+// this process's last hand of the table left (kept is true; it holds no
+// Idempotency-Key, whose reuse the store's write refuses as stale), else
+// the store's read.
+func (l *handLanes) snapshot(ctx context.Context, store HandStore, clubID int64, nh NewHand, key string, reuse bool, now time.Time) (snap HandSnapshot, kept bool, err error) {
+	if reuse {
+		if snap, ok := l.get(clubID, nh.TableID, nh.SessionID, now); ok {
+			return snap, true, nil
+		}
+	}
+	snap, err = store.HandSnapshot(ctx, clubID, nh.TableID, nh.SessionID, key)
+	return snap, false, wrap(err, "reading table %d to record hand %d", nh.TableID, nh.Number)
+}
+
+// append stores a decided hand in the table's turn: one request of this
+// process writes a table at a time, and one that waited while another
+// wrote it is told so (errMoved), to decide again from what that one left
+// instead of sending a write that would lose. What the stored hand leaves
+// is kept for the table's next hand.
+func (l *handLanes) append(ctx context.Context, store HandStore, clubID int64, snap HandSnapshot, rec HandRecord, now func() time.Time) (Hand, error) {
+	done, err := l.take(ctx, rec.Table.ID)
+	if err != nil {
+		return Hand{}, err
+	}
+	defer done()
+	if cur, ok := l.get(clubID, rec.Table.ID, rec.Session.ID, now()); ok && cur.Table.Version > rec.Table.Version {
+		return Hand{}, errMoved
+	}
+	h, err := store.AppendHand(ctx, clubID, rec)
+	if err != nil {
+		l.forget(rec.Table.ID)
+		return h, err
+	}
+	l.keep(clubID, snap, h, now())
+	return h, nil
+}
 
 // take waits for the table's turn, or for ctx to end; the function it
 // returns gives the turn back.
-func (tt *tableTurns) take(ctx context.Context, tableID int64) (func(), error) {
-	tt.mu.Lock()
-	t := tt.queue[tableID]
+func (l *handLanes) take(ctx context.Context, tableID int64) (func(), error) {
+	l.mu.Lock()
+	t := l.turns[tableID]
 	if t == nil {
 		t = &turn{token: make(chan struct{}, 1)}
-		tt.queue[tableID] = t
+		l.turns[tableID] = t
 	}
 	t.waiting++
-	tt.mu.Unlock()
+	l.mu.Unlock()
 	leave := func() {
-		tt.mu.Lock()
+		l.mu.Lock()
 		if t.waiting--; t.waiting == 0 {
-			delete(tt.queue, tableID)
+			delete(l.turns, tableID)
 		}
-		tt.mu.Unlock()
+		l.mu.Unlock()
 	}
 	select {
 	case t.token <- struct{}{}:
@@ -53,35 +128,12 @@ func (tt *tableTurns) take(ctx context.Context, tableID int64) (func(), error) {
 	}
 }
 
-// SnapshotReuse is how long this process decides a table's next hand
-// from what its own last hand of that table left, without reading the
-// table again. The compare-and-set refuses a decision from a table that
-// changed meanwhile (every flow that changes a table moves its version),
-// and the hand is then decided again from a fresh read; what no version
-// covers, a player's name in the hand's texts, is at most this old.
-const SnapshotReuse = 2 * time.Second
-
-// keptSnapshots holds, per table, the snapshot this process's last hand
-// of it left: the table as that hand's compare-and-set made it.
-type keptSnapshots struct {
-	mu   sync.Mutex
-	kept map[int64]keptSnapshot
-}
-
-type keptSnapshot struct {
-	club int64
-	snap HandSnapshot
-	at   time.Time
-}
-
-func newKeptSnapshots() *keptSnapshots { return &keptSnapshots{kept: map[int64]keptSnapshot{}} }
-
 // get returns the table's kept snapshot if it is of the club and the
 // session and younger than SnapshotReuse at now.
-func (ks *keptSnapshots) get(clubID, tableID, sessionID int64, now time.Time) (HandSnapshot, bool) {
-	ks.mu.Lock()
-	defer ks.mu.Unlock()
-	k, ok := ks.kept[tableID]
+func (l *handLanes) get(clubID, tableID, sessionID int64, now time.Time) (HandSnapshot, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k, ok := l.kept[tableID]
 	if !ok || k.club != clubID || k.snap.Session.ID != sessionID || now.Sub(k.at) >= SnapshotReuse {
 		return HandSnapshot{}, false
 	}
@@ -89,27 +141,25 @@ func (ks *keptSnapshots) get(clubID, tableID, sessionID int64, now time.Time) (H
 }
 
 // keep remembers what a stored hand left of the table it was decided
-// from: one hand more, its state, its hash as the chain's head, the next
-// version.
-func (ks *keptSnapshots) keep(clubID int64, snap HandSnapshot, h Hand, now time.Time) {
-	snap.Table.Hands, snap.Table.State, snap.Table.ChainHead = h.Number, h.Result.State, h.Hash
-	snap.Table.Version++
+// from: the table after the hand (AfterHand), and no Idempotency-Key.
+func (l *handLanes) keep(clubID int64, snap HandSnapshot, h Hand, now time.Time) {
+	snap.Table = snap.Table.AfterHand(h)
 	snap.Claim = Claimed{}
-	ks.mu.Lock()
-	defer ks.mu.Unlock()
-	if len(ks.kept) >= 4096 {
-		for id, k := range ks.kept {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.kept) >= maxKept {
+		for id, k := range l.kept {
 			if now.Sub(k.at) >= SnapshotReuse {
-				delete(ks.kept, id)
+				delete(l.kept, id)
 			}
 		}
 	}
-	ks.kept[snap.Table.ID] = keptSnapshot{club: clubID, snap: snap, at: now}
+	l.kept[snap.Table.ID] = keptSnapshot{club: clubID, snap: snap, at: now}
 }
 
 // forget drops the table's kept snapshot.
-func (ks *keptSnapshots) forget(tableID int64) {
-	ks.mu.Lock()
-	delete(ks.kept, tableID)
-	ks.mu.Unlock()
+func (l *handLanes) forget(tableID int64) {
+	l.mu.Lock()
+	delete(l.kept, tableID)
+	l.mu.Unlock()
 }

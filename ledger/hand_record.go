@@ -208,8 +208,8 @@ func CheckHandNumber(field string, n int) error {
 // is true when an earlier identical request is replayed. The hand's texts
 // come with the players' names (Names). A hand with a client id is keyed
 // by that id (ClientKey), not by idem. This process writes one hand of a
-// table at a time (tableTurns), and decides the next hand of a table from
-// what its last one left (SnapshotReuse).
+// table at a time and decides the next hand of a table from what its last
+// one left (handLanes).
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
@@ -226,7 +226,7 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if round > maxRounds {
 			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, round-1, nh.Number)
 		}
-		snap, kept, err := s.handSnapshot(ctx, a.ClubID, nh, key, reuse)
+		snap, kept, err := s.lanes.snapshot(ctx, s.Hands, a.ClubID, nh, key, reuse, s.now())
 		if err != nil {
 			return Hand{}, false, err
 		}
@@ -244,7 +244,7 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if err != nil {
 			return Hand{}, false, err
 		}
-		h, err := s.appendInTurn(ctx, a.ClubID, snap, rec)
+		h, err := s.lanes.append(ctx, s.Hands, a.ClubID, snap, rec, s.now)
 		if errors.Is(err, errMoved) {
 			reuse = true
 			continue
@@ -261,33 +261,6 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 	}
 }
 
-// errMoved is appendInTurn's answer when this process wrote the table
-// while the request waited for its turn.
-var errMoved = errors.New("the table moved while the hand waited for its turn")
-
-// appendInTurn stores a decided hand in the table's turn: one request of
-// this process writes a table at a time, and one that waited while
-// another wrote it is told so (errMoved), to decide again from what that
-// one left instead of sending a write that would lose. What the stored
-// hand leaves is kept for the table's next hand.
-func (s *Service) appendInTurn(ctx context.Context, clubID int64, snap HandSnapshot, rec HandRecord) (Hand, error) {
-	done, err := s.turns.take(ctx, rec.Table.ID)
-	if err != nil {
-		return Hand{}, err
-	}
-	defer done()
-	if cur, ok := s.kept.get(clubID, rec.Table.ID, rec.Session.ID, s.now()); ok && cur.Table.Version > rec.Table.Version {
-		return Hand{}, errMoved
-	}
-	h, err := s.Hands.AppendHand(ctx, clubID, rec)
-	if err != nil {
-		s.kept.forget(rec.Table.ID)
-		return h, err
-	}
-	s.kept.keep(clubID, snap, h, s.now())
-	return h, nil
-}
-
 // replayHand answers a request whose Idempotency-Key stored hand ref (or
 // is refused, err) with that hand.
 func (s *Service) replayHand(ctx context.Context, clubID, ref int64, err error) (Hand, bool, error) {
@@ -300,20 +273,6 @@ func (s *Service) replayHand(ctx context.Context, clubID, ref int64, err error) 
 	}
 	h, err = s.withNames(ctx, clubID, h)
 	return h, true, err
-}
-
-// handSnapshot returns what a hand is decided from: with reuse, the
-// snapshot this process's last hand of the table left (kept is true; it
-// holds no Idempotency-Key, whose reuse the store's write refuses as
-// stale), else the store's read.
-func (s *Service) handSnapshot(ctx context.Context, clubID int64, nh NewHand, key string, reuse bool) (snap HandSnapshot, kept bool, err error) {
-	if reuse {
-		if snap, ok := s.kept.get(clubID, nh.TableID, nh.SessionID, s.now()); ok {
-			return snap, true, nil
-		}
-	}
-	snap, err = s.Hands.HandSnapshot(ctx, clubID, nh.TableID, nh.SessionID, key)
-	return snap, false, err
 }
 
 // ClientKey is the idempotency of a hand with a client id: the id is the

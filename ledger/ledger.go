@@ -163,6 +163,16 @@ func (t Table) Under(terms Terms) Table {
 	return t
 }
 
+// AfterHand is the table as a stored hand leaves it: the hand's number as
+// its count, the hand's state, the hand's hash as the chain's head, and
+// the next version. Every store applies it to the table's row in the
+// hand's transaction (the postgres store in SQL), and the hand path keeps
+// it as the table's snapshot (handLanes).
+func (t Table) AfterHand(h Hand) Table {
+	t.Hands, t.State, t.ChainHead, t.Version = h.Number, h.Result.State, h.Hash, t.Version+1
+	return t
+}
+
 // Open reports whether hands may still be recorded in the session.
 func (s Session) Open() bool { return s.ClosedAt == nil }
 

@@ -147,7 +147,7 @@ func (t *tx) appendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 	}
 	t.addAttendance(h.TableID, h.SessionID, r.Attendance)
 	tb := t.d.tables[h.TableID]
-	tb.Hands, tb.State, tb.Version = h.Number, r.Result.State, tb.Version+1
+	tb.Table = tb.Table.AfterHand(h)
 	put(t, t.d.tables, h.TableID, tb)
 	put(t, t.d.statOpen, r.Session.ID, true)
 	if r.Idempotency != nil {
