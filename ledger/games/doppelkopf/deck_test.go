@@ -36,7 +36,7 @@ func TestDeckOption(t *testing.T) {
 	// A rule set stored before the option existed plays with 40 cards.
 	old := `{"preset":"ddv","valuation":"ddv","bock_triggers":"each"}`
 	_, err := Engine{}.Score(scoreHand(four, old, json.RawMessage(`{"game":"normal","re":{"players":[1,3],"augen":5}}`)))
-	wantViolation(t, err, "facts.re.augen")
+	gamestest.WantViolation(t, err, "facts.re.augen")
 }
 
 // TestMinAugen pins the deck model: the fewest Augen t tricks hold, and what
@@ -130,7 +130,7 @@ func TestNinesBoundaries(t *testing.T) {
 				want = map[int64]int64{1: -v, 3: -v, 2: v, 4: v}
 				winners = []int64{2, 4}
 			}
-			wantPoints(t, res, four, want)
+			gamestest.WantPoints(t, res, four, want)
 			if !sameIDs(res.Winners, winners) {
 				t.Errorf("winners %v, want %v", res.Winners, winners)
 			}
@@ -157,7 +157,7 @@ func TestNinesAugenAccepted(t *testing.T) {
 		testHand{preset: "house", options: `{"nines":true}`, facts: facts}.mustScore(t)
 		for _, r := range []struct{ preset, options string }{{"house", ""}, {"ddv", forty}} {
 			_, err := testHand{preset: r.preset, options: r.options, facts: facts}.score(t)
-			wantViolation(t, err, "facts.re.augen")
+			gamestest.WantViolation(t, err, "facts.re.augen")
 			wantDeckNamed(t, err, false)
 		}
 	}
@@ -207,7 +207,7 @@ func TestNinesRefusals(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := testHand{preset: c.preset, options: c.options, facts: `{"game":"normal",` + c.facts + `}`}.score(t)
-			wantViolation(t, err, c.field)
+			gamestest.WantViolation(t, err, c.field)
 			wantDeckNamed(t, err, c.preset == "ddv")
 		})
 	}
@@ -237,7 +237,7 @@ func TestNinesAccepted(t *testing.T) {
 	// With 40 cards the house rules' bounds stay: 4 Doppelköpfe in 160.
 	testHand{facts: `{"game":"normal","re":{"players":[1,2],"augen":160,"doppelkopf":4}}`}.mustScore(t)
 	_, err := testHand{preset: "ddv", facts: `{"game":"normal","re":{"players":[1,2],"augen":160,"doppelkopf":4}}`}.score(t)
-	wantViolation(t, err, "facts.re.doppelkopf")
+	gamestest.WantViolation(t, err, "facts.re.doppelkopf")
 }
 
 // wantDeckNamed checks that a refusal names the deck it was judged by.
