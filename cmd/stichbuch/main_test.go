@@ -12,55 +12,27 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// syncBuffer is an io.Writer the test can read while run writes to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// With DATABASE_URL, STICHBUCH_CHAIN_KEY_FILE defaults to the tests' key
-// file: every database of a test binary is one installation's.
-func envFunc(vars map[string]string) func(string) string {
-	return func(k string) string {
-		if v, ok := vars[k]; ok || k != "STICHBUCH_CHAIN_KEY_FILE" || vars["DATABASE_URL"] == "" {
-			return v
-		}
-		return pgtest.ChainKeyFile()
-	}
-}
 
 // service is a running `stichbuch serve`, started through run().
 type service struct {
 	base string
 	stop func() error
-	out  *syncBuffer // what serve printed
+	out  *cmdtest.SyncBuffer // what serve printed
 }
 
 func startService(t *testing.T, getenv func(string) string, args ...string) service {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
+	var stdout, stderr cmdtest.SyncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, append([]string{"stichbuch", "serve", "--addr", "127.0.0.1:0"}, args...), getenv, &stdout, &stderr)
@@ -159,7 +131,7 @@ func standings(t *testing.T, base, key string, table float64) string {
 // STICHBUCH_CHAIN_KEY_FILE, serve, verify and import refuse to start,
 // saying what to set; club create needs no key.
 func TestServeWantsAChainKeyWithDatabaseURL(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn", "STICHBUCH_CHAIN_KEY_FILE": ""})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn", "STICHBUCH_CHAIN_KEY_FILE": ""})
 	createClub(t, getenv)
 	doc := filepath.Join(t.TempDir(), "club.ndjson")
 	if err := os.WriteFile(doc, nil, 0o600); err != nil {
@@ -176,7 +148,7 @@ func TestServeWantsAChainKeyWithDatabaseURL(t *testing.T) {
 // TestRunServesAndRecordsAHand starts the whole program on a free port
 // against DATABASE_URL and records a hand over HTTP.
 func TestRunServesAndRecordsAHand(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	svc := startService(t, getenv)
 	defer svc.stop()
@@ -199,7 +171,7 @@ func TestRunServesAndRecordsAHand(t *testing.T) {
 // the app's setup link; its token creates the club once, and a service
 // that has a club prints none.
 func TestServeOffersTheFirstClub(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	svc := startService(t, getenv)
 	defer svc.stop()
 	m := regexp.MustCompile(`no club yet: open (http://\S+)/\?setup=([0-9a-f]{32}) `).FindStringSubmatch(svc.out.String())
@@ -232,7 +204,7 @@ func TestRunOnEmbeddedPostgres(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o755) // as root the cluster runs as the postgres user
-	getenv := envFunc(map[string]string{"PATH": os.Getenv("PATH"), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"PATH": os.Getenv("PATH"), "LOG_LEVEL": "warn"})
 	data := "--data=" + dir + "/data"
 	key := createClub(t, getenv, data)
 
@@ -252,10 +224,10 @@ func TestRunOnEmbeddedPostgres(t *testing.T) {
 
 func TestRunRefusesUnknownCommands(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"stichbuch", "frobnicate"}, envFunc(nil), &stdout, &stderr); err == nil {
+	if err := run(context.Background(), []string{"stichbuch", "frobnicate"}, cmdtest.Env(nil), &stdout, &stderr); err == nil {
 		t.Error("unknown command accepted")
 	}
-	if err := run(context.Background(), []string{"stichbuch"}, envFunc(nil), &stdout, &stderr); err == nil {
+	if err := run(context.Background(), []string{"stichbuch"}, cmdtest.Env(nil), &stdout, &stderr); err == nil {
 		t.Error("no command accepted")
 	}
 	if !strings.Contains(stderr.String(), "stichbuch serve") {
@@ -267,7 +239,7 @@ func TestRunRefusesUnknownCommands(t *testing.T) {
 // is disconnected after the header timeout instead of holding the
 // connection.
 func TestSlowClientsAreCutOff(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "error"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "error"})
 	svc := startService(t, getenv, "--header-timeout", "300ms")
 	defer svc.stop()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(svc.base, "http://"))
@@ -302,7 +274,7 @@ func TestServeListensOnThisMachineByDefault(t *testing.T) {
 // TestKeyListSaysWhatAKeyReaches lists a club's keys after a phone joined
 // a table: the admin's key reaches the club, the phone's only its table.
 func TestKeyListSaysWhatAKeyReaches(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	svc := startService(t, getenv)
 	defer svc.stop()
