@@ -141,7 +141,7 @@ func (s *Service) CreateClub(ctx context.Context, c NewClub) (Club, string, erro
 	}
 	club, key, err := s.Clubs.CreateClub(ctx, c, k)
 	if err != nil {
-		return Club{}, "", err
+		return Club{}, "", wrap(err, "CreateClub: CreateClub")
 	}
 	return club, keyToken(key, random), nil
 }
@@ -225,7 +225,7 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 			return err
 		}
 		if _, err := tx.RevokeKey(ctx, keyID, s.now()); err != nil {
-			return err
+			return wrap(err, "RotateKey: RevokeKey")
 		}
 		nk, r, err := newKey(old.Role, old.Label)
 		if err != nil {
@@ -249,7 +249,7 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 func keyToChange(ctx context.Context, tx KeyTx, keyID int64, rotate bool) (APIKey, error) {
 	keys, err := tx.LockKeys(ctx)
 	if err != nil {
-		return APIKey{}, err
+		return APIKey{}, wrap(err, "keyToChange: LockKeys")
 	}
 	var target *APIKey
 	admins := 0
@@ -279,7 +279,7 @@ func keyToChange(ctx context.Context, tx KeyTx, keyID int64, rotate bool) (APIKe
 func (s *Service) FindKey(ctx context.Context, a Actor, id int64) (APIKey, error) {
 	keys, err := s.Clubs.ListKeys(ctx, a.ClubID, Page{})
 	if err != nil {
-		return APIKey{}, err
+		return APIKey{}, wrap(err, "FindKey: ListKeys")
 	}
 	for _, k := range keys {
 		if k.ID == id {

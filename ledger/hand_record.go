@@ -269,7 +269,7 @@ func (s *Service) replayHand(ctx context.Context, clubID, ref int64, err error) 
 	}
 	h, err := s.Hands.HandByID(ctx, clubID, ref)
 	if err != nil {
-		return h, true, err
+		return h, true, wrap(err, "replayHand: HandByID")
 	}
 	h, err = s.withNames(ctx, clubID, h)
 	return h, true, err
@@ -340,7 +340,7 @@ func numberConflict(nh NewHand, hands int) error {
 func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (Hand, error) {
 	h, err := s.Hands.FindHand(ctx, a.ClubID, tableID, n)
 	if err != nil {
-		return h, err
+		return h, wrap(err, "FindHand: FindHand")
 	}
 	return s.withNames(ctx, a.ClubID, h)
 }
@@ -372,7 +372,7 @@ func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, f HandF
 		return nil, err
 	}
 	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
-		return nil, err
+		return nil, wrap(err, "ListHands: FindTable")
 	}
 	if f.SessionID != 0 {
 		sess, err := s.Tables.FindSession(ctx, a.ClubID, f.SessionID)
@@ -385,7 +385,7 @@ func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, f HandF
 	}
 	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, f)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "ListHands: ListHands")
 	}
 	n, err := s.names(ctx, a.ClubID)
 	if err != nil {
@@ -399,7 +399,7 @@ func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, f HandF
 func (s *Service) HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error) {
 	revs, err := s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "HandRevisions: HandRevisions")
 	}
 	n, err := s.names(ctx, a.ClubID)
 	if err != nil {

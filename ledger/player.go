@@ -25,7 +25,7 @@ func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *
 			return err
 		}
 		if p, err = tx.InsertPlayer(ctx, name); err != nil {
-			return err
+			return wrap(err, "CreatePlayer: InsertPlayer")
 		}
 		return remember(ctx, tx, idem, KindPlayer, p.ID)
 	})
@@ -79,7 +79,7 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerU
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		old, err := tx.FindPlayer(ctx, id)
 		if err != nil {
-			return err
+			return wrap(err, "UpdatePlayer: FindPlayer")
 		}
 		p = old
 		if u.Name != nil && *u.Name != old.Name {
@@ -95,7 +95,7 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerU
 			return nil
 		}
 		if p, err = tx.UpdatePlayer(ctx, p); err != nil {
-			return err
+			return wrap(err, "UpdatePlayer: UpdatePlayer")
 		}
 		return tx.RecordChange(ctx, NewChange{Kind: ChangePlayerUpdated,
 			Data: map[string]any{"player_id": id, "name": p.Name, "was": old.Name, "retired": p.Retired}})

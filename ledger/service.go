@@ -68,7 +68,7 @@ func claim(ctx context.Context, tx IdempotencyTx, idem *Idempotency, kind Kind) 
 	}
 	c, err := tx.Claim(ctx, idem.Key)
 	if err != nil {
-		return 0, err
+		return 0, wrap(err, "claim: Claim")
 	}
 	return claimed(c, idem, kind)
 }

@@ -61,7 +61,7 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 			return err
 		}
 		if t, err = tx.InsertTable(ctx, nt, rules, preset); err != nil {
-			return err
+			return wrap(err, "CreateTable: InsertTable")
 		}
 		return remember(ctx, tx, idem, KindTable, t.ID)
 	})
@@ -77,7 +77,7 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, error) {
 	t, err := s.Tables.FindTable(ctx, a.ClubID, id)
 	if err != nil {
-		return t, err
+		return t, wrap(err, "FindTable: FindTable")
 	}
 	open, err := s.openSessions(ctx, a.ClubID, id)
 	if err != nil {
@@ -93,7 +93,7 @@ func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, erro
 // TableStandings returns every player's total at a table, best first.
 func (s *Service) TableStandings(ctx context.Context, a Actor, tableID int64) ([]Standing, error) {
 	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
-		return nil, err
+		return nil, wrap(err, "TableStandings: FindTable")
 	}
 	list, err := s.Tables.TableStandings(ctx, a.ClubID, tableID)
 	return SortStandings(list), err
@@ -177,7 +177,7 @@ func (s *Service) UpdateTable(ctx context.Context, a Actor, id int64, u TableUpd
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		t, err := tx.Table(ctx, id)
 		if err != nil {
-			return err
+			return wrap(err, "UpdateTable: Table")
 		}
 		next, changed, err := u.apply(t)
 		if err != nil || len(changed) == 0 {
@@ -189,10 +189,10 @@ func (s *Service) UpdateTable(ctx context.Context, a Actor, id int64, u TableUpd
 			}
 		}
 		if _, err := tx.LockTable(ctx, id); err != nil {
-			return err
+			return wrap(err, "UpdateTable: LockTable")
 		}
 		if err := tx.UpdateTable(ctx, next); err != nil {
-			return err
+			return wrap(err, "UpdateTable: UpdateTable")
 		}
 		return tx.RecordChange(ctx, NewChange{Kind: ChangeTableUpdated, TableID: &id, Data: map[string]any{"changed": changed}})
 	})

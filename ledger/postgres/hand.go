@@ -125,9 +125,9 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		return ledger.Hand{}, ledger.ErrStale
 	}
 	if err != nil || !queued {
-		return h, mapError(err)
+		return h, where(mapError(err), "appending hand %d of table %d", h.Number, h.TableID)
 	}
-	return h, s.numberChanges(ctx, clubID)
+	return h, where(s.numberChanges(ctx, clubID), "numbering the change of hand %d of table %d", h.Number, h.TableID)
 }
 
 // chainLink is a row's place in the chain: the hash it chains to, its own,

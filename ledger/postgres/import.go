@@ -66,7 +66,7 @@ func (t *importTx) Write(ctx context.Context, b *backup.Batch) error {
 	queueMoney(q, club, b)
 	queueTournaments(q, club, b)
 	if err := send(ctx, t.Tx, q); err != nil {
-		return err
+		return where(err, "writing import batch %d (%d hands)", t.batches+1, len(b.Hands))
 	}
 	t.batches++
 	if t.batches&(t.batches-1) == 0 {
@@ -109,10 +109,10 @@ func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 		FROM (SELECT club_id, session_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
 		      FROM entries WHERE club_id = $1 GROUP BY club_id, session_id, player_id) s`, clubID)
 	if err := send(ctx, t.Tx, b); err != nil {
-		return err
+		return where(err, "summing club %d's running totals", clubID)
 	}
 	if err := rebuildAttendance(ctx, t.Tx, clubID); err != nil {
-		return err
+		return where(err, "counting club %d's attendance", clubID)
 	}
 	for _, c := range identityColumns {
 		if _, err := t.Exec(ctx, fmt.Sprintf(`

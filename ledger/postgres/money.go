@@ -100,7 +100,7 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 	if err := t.QueryRow(ctx, `
 		INSERT INTO settlements (club_id, session_id, version, body) VALUES ($1, $2, $3, $4)
 		RETURNING settlement_id`, t.club, st.SessionID, st.Version, body).Scan(&id); err != nil {
-		return err
+		return where(err, "inserting session %d's settlement %d", st.SessionID, st.Version)
 	}
 	b := &pgx.Batch{}
 	for _, tr := range st.Transfers {
@@ -109,7 +109,7 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 			VALUES ($1, $2, $3, $4, $5, $6)`, t.club, id, st.SessionID, tr.From, tr.To, tr.Cents)
 	}
 	queueChange(b, t.club, r.Change, &t.queued)
-	return send(ctx, t, b)
+	return where(send(ctx, t, b), "storing the transfers of session %d's settlement %d", st.SessionID, st.Version)
 }
 
 // StoredSettlement reads a closed session's latest settlement version.

@@ -46,7 +46,7 @@ func (t *tx) StatSession(ctx context.Context, sessionID int64) (ledger.StatSessi
 			return err
 		})
 	if err := send(ctx, t, b); err != nil {
-		return ss, err
+		return ss, where(err, "reading session %d for its statistics", sessionID)
 	}
 	if !found {
 		return ss, ledger.Errorf(ledger.ENOTFOUND, "session %d not found", sessionID)
@@ -72,7 +72,7 @@ func (t *tx) StoreRollup(ctx context.Context, r ledger.SessionRollup) error {
 	queueCounterRolls(b, t.club, r.SessionID, r.Rollup.Counters)
 	queuePairRolls(b, t.club, r.SessionID, r.Rollup.Pairs)
 	queueStatMoney(b, t.club, r.Money)
-	return send(ctx, t, b)
+	return where(send(ctx, t, b), "storing the rollups of session %d", r.SessionID)
 }
 
 // MarkLive lists a session in stat_open.
@@ -92,7 +92,7 @@ func (t *tx) ClearStats(ctx context.Context) error {
 	for _, table := range []string{"stat_open", "stat_sessions", "stat_counters", "stat_pairs", "stat_money"} {
 		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1`, t.club)
 	}
-	return send(ctx, t, b)
+	return where(send(ctx, t, b), "clearing club %d's statistics", t.club)
 }
 
 // StatSessions returns the ids of the club's sessions with hands or a
