@@ -13,7 +13,7 @@ import (
 
 // Join codes invite a phone to one table. An admin makes a code for a
 // table and a role; the phone exchanges it, once, for a key limited to
-// that table (scope.go). The code travels in a link (and its QR code),
+// that table (access_scope.go). The code travels in a link (and its QR code),
 // which stays in a browser's history: it is therefore good for one
 // redeem and a short while only, and stored only as its SHA-256.
 

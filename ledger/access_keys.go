@@ -12,6 +12,56 @@ import (
 	"time"
 )
 
+// Role is what an API key may do. Each role includes the ones below it.
+type Role string
+
+// The roles, from most to least powerful.
+const (
+	RoleAdmin  Role = "admin"  // everything, including keys and closed sessions
+	RoleScorer Role = "scorer" // record hands, open and close sessions
+	RoleReader Role = "reader" // read only
+)
+
+// Valid reports whether r is a known role.
+func (r Role) Valid() bool { return r.rank() > 0 }
+
+// Includes reports whether r may do what need may do.
+func (r Role) Includes(need Role) bool { return r.rank() >= need.rank() && need.rank() > 0 }
+
+func (r Role) rank() int {
+	switch r {
+	case RoleAdmin:
+		return 3
+	case RoleScorer:
+		return 2
+	case RoleReader:
+		return 1
+	}
+	return 0
+}
+
+// Club is the tenant: everything else belongs to exactly one club.
+type Club struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	TimeZone  string    `json:"time_zone"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// APIKey is a club's key as the ledger sees it; the secret itself is shown
+// once at creation and stored only as a hash.
+type APIKey struct {
+	ClubID    int64      `json:"club_id"`
+	ID        int64      `json:"id"`
+	Role      Role       `json:"role"`
+	Label     string     `json:"label"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+	// TableID limits the key to one table of the club (access_scope.go); nil:
+	// the whole club.
+	TableID *int64 `json:"table_id,omitempty"`
+}
+
 // Limits of the names people give things.
 const (
 	MaxClubNameLen   = 200 // characters

@@ -13,6 +13,59 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
+// Hand is the immutable record of one hand: its facts, the rule set it was
+// scored under, the result, and the table's state after it.
+type Hand struct {
+	ID         int64           `json:"id"`
+	TableID    int64           `json:"table_id"`
+	SessionID  int64           `json:"session_id"`
+	Number     int             `json:"number"`
+	Game       string          `json:"game"`
+	Rules      json.RawMessage `json:"rules"`
+	Facts      json.RawMessage `json:"facts"`
+	Result     score.Result    `json:"result"`
+	RecordedBy int64           `json:"recorded_by_key_id"`
+	RecordedAt time.Time       `json:"recorded_at"`
+	// Revision is the hand's current revision: 1 as recorded, more after
+	// corrections (the facts and result above are the current ones).
+	Revision int  `json:"revision"`
+	Void     bool `json:"void"`
+	// Reason is the reason given with the current revision (why the hand
+	// was corrected or voided, or which correction re-scored it); empty as
+	// recorded.
+	Reason string `json:"reason,omitempty"`
+	// Hash is the tamper-evidence hash of the current revision, what the
+	// store chains the hand's next revision to; the flows hand it back to
+	// the store unread.
+	Hash []byte `json:"-"`
+}
+
+// MarshalJSON adds to the hand's fields who dealt it and who played it
+// (the result's, as the engine resolved them when the facts left them
+// out).
+func (h Hand) MarshalJSON() ([]byte, error) {
+	type plain Hand
+	return json.Marshal(struct {
+		plain
+		Dealer  int64   `json:"dealer_id,omitempty"`
+		Players []int64 `json:"player_ids,omitempty"`
+	}{plain(h), h.Result.Dealer, h.Result.Players})
+}
+
+// NewHand is a hand to record.
+type NewHand struct {
+	TableID   int64
+	SessionID int64
+	// Number is the number the client expects the hand to get; another
+	// hand recorded first makes it a conflict instead of a duplicate.
+	Number int
+	Facts  json.RawMessage
+	// ClientID is the id an offline outbox gave the hand (optional). When
+	// set it is the hand's idempotency key, whatever Idempotency-Key came
+	// with it: the outbox retries under it.
+	ClientID string
+}
+
 // Engine returns the scoring engine of a game, or EINVALID naming field.
 func Engine(field, game string) (score.Engine, error) {
 	e, ok := games.Lookup(game)

@@ -1,6 +1,18 @@
 package ledger
 
-import "context"
+import (
+	"context"
+	"time"
+)
+
+// Player is a club member or guest. A retired player stays in the
+// history but is seated at no new evening.
+type Player struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	Retired   bool      `json:"retired"`
+	CreatedAt time.Time `json:"created_at"`
+}
 
 // CreatePlayer adds a player to the actor's club; names are unique per
 // club, and a taken name is ECONFLICT naming the player who has it.

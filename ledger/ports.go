@@ -200,7 +200,7 @@ type KeyTx interface {
 	RevokeKey(ctx context.Context, keyID int64, at time.Time) (APIKey, error)
 }
 
-// JoinTx holds a club's join codes (join.go).
+// JoinTx holds a club's join codes (access_join.go).
 type JoinTx interface {
 	InsertJoin(ctx context.Context, j NewJoinRecord) (Join, error)
 	// LockJoin returns the join code whose code hashes to hash, redeemed

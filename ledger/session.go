@@ -2,8 +2,29 @@ package ledger
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 )
+
+// Session is one evening at a table.
+type Session struct {
+	ID       int64      `json:"id"`
+	TableID  int64      `json:"table_id"`
+	Date     string     `json:"date"` // YYYY-MM-DD in the club's time zone
+	Seating  []int64    `json:"player_ids"`
+	OpenedAt time.Time  `json:"opened_at"`
+	ClosedAt *time.Time `json:"closed_at,omitempty"`
+	// NextHand is, while the session is open, the table's state as its
+	// next hand will find it. Filled by the service's reads.
+	NextHand json.RawMessage `json:"next_hand,omitempty"`
+	// Terms are the table's settings the evening is played and settled
+	// under, fixed when it opens.
+	Terms Terms `json:"terms"`
+}
+
+// Open reports whether hands may still be recorded in the session.
+func (s Session) Open() bool { return s.ClosedAt == nil }
 
 // OpenSession opens an evening at a table with its seating. A table has at
 // most one open session; date defaults to today in the club's time zone.
