@@ -149,6 +149,32 @@ type StatsStore interface {
 	SeriesRecords(ctx context.Context, clubID int64, players []int64, f StatsFilter) (SeriesRecords, error)
 }
 
+// TournamentStore holds a club's tournaments.
+type TournamentStore interface {
+	FindTournament(ctx context.Context, clubID, id int64) (Tournament, error)
+	// SessionRound returns the tournament round of a session; found is
+	// false for a session of no tournament.
+	SessionRound(ctx context.Context, clubID, sessionID int64) (r SessionRound, found bool, err error)
+	// ListTournaments returns a page of the club's tournaments, newest
+	// first: those older than p.After when it is not 0.
+	ListTournaments(ctx context.Context, clubID int64, p Page) ([]Tournament, error)
+}
+
+// TournamentTx holds a club's tournaments in a write flow.
+type TournamentTx interface {
+	InsertTournament(ctx context.Context, nt NewTournament) (Tournament, error)
+	Tournament(ctx context.Context, id int64) (Tournament, error)
+	// LockTournament reads a tournament and locks it until the
+	// transaction ends: every write of its rounds takes this lock first.
+	LockTournament(ctx context.Context, id int64) (Tournament, error)
+	InsertRound(ctx context.Context, tournamentID int64, r Round) error
+	// SetRoundTimeUp marks a round's playing time as over now.
+	SetRoundTimeUp(ctx context.Context, tournamentID int64, round int) error
+	// SessionRound returns the tournament round of a session; found is
+	// false for a session of no tournament.
+	SessionRound(ctx context.Context, sessionID int64) (r SessionRound, found bool, err error)
+}
+
 // Pinger checks that the store answers.
 type Pinger interface {
 	Ping(ctx context.Context) error
