@@ -86,7 +86,9 @@ func AsError(err error) *Error {
 
 // wrap says where err happened, keeping what it wraps for errors.Is and
 // errors.As (a ledger *Error's code, ErrStale): what a log shows of an
-// internal error names the step of the flow. nil stays nil.
+// internal error names the step of the flow. nil stays nil; on a hot path
+// call it only once err is not nil, as its arguments are boxed before it
+// looks.
 func wrap(err error, format string, args ...any) error {
 	if err == nil {
 		return nil

@@ -74,8 +74,10 @@ func (l *handLanes) snapshot(ctx context.Context, store HandStore, clubID int64,
 			return snap, true, nil
 		}
 	}
-	snap, err = store.HandSnapshot(ctx, clubID, nh.TableID, nh.SessionID, key)
-	return snap, false, wrap(err, "reading table %d to record hand %d", nh.TableID, nh.Number)
+	if snap, err = store.HandSnapshot(ctx, clubID, nh.TableID, nh.SessionID, key); err != nil {
+		return snap, false, wrap(err, "reading table %d to record hand %d", nh.TableID, nh.Number)
+	}
+	return snap, false, nil
 }
 
 // append stores a decided hand in the table's turn: one request of this

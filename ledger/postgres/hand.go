@@ -124,10 +124,16 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 	if isStale(err) {
 		return ledger.Hand{}, ledger.ErrStale
 	}
-	if err != nil || !queued {
+	if err != nil {
 		return h, where(mapError(err), "appending hand %d of table %d", h.Number, h.TableID)
 	}
-	return h, where(s.numberChanges(ctx, clubID), "numbering the change of hand %d of table %d", h.Number, h.TableID)
+	if !queued {
+		return h, nil
+	}
+	if err := s.numberChanges(ctx, clubID); err != nil {
+		return h, where(err, "numbering the change of hand %d of table %d", h.Number, h.TableID)
+	}
+	return h, nil
 }
 
 // chainLink is a row's place in the chain: the hash it chains to, its own,
