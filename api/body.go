@@ -104,7 +104,7 @@ func decodeBody(c echo.Context, v any) ([]byte, error) {
 		return nil, err
 	}
 	if !json.Valid(body) {
-		return nil, &ledger.Error{Code: ledger.EMALFORMED, Message: "the body is not well-formed JSON (a single JSON value)",
+		return nil, &ledger.Error{Code: codeMalformed, Message: "the body is not well-formed JSON (a single JSON value)",
 			Field: "body", Rule: "must be well-formed JSON"}
 	}
 	if err := score.DecodeStrict("", body, v); err != nil {

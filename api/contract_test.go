@@ -23,7 +23,9 @@ import (
 // TestContractBoundaries walks every operation of openapi.yaml and sends,
 // for every path, query and header parameter and every scalar body field
 // that states a constraint (minimum, maximum, minLength, maxLength,
-// pattern, format, enum), the values at each boundary and one beyond each.
+// pattern, format, enum), the values at each boundary and one beyond each,
+// and a query parameter it does not take (an API operation answers 400
+// naming query.sesion_id).
 // Never a 5xx; a value beyond a boundary is a 4xx problem naming the
 // field; a value at a boundary passes the contract (the domain may still
 // refuse it with a 4xx: no such id, not the next number, …). A new
@@ -142,6 +144,10 @@ func (fx *contractFixture) casesOf(t *testing.T, op specOp) []boundaryCase {
 	for v := range fx.variants(op) {
 		cases = append(cases, boundaryCase{variant: v, field: "the example", bound: bound{label: fmt.Sprintf("example %d", v+1)}})
 	}
+	// A query parameter an API operation does not take is refused, naming
+	// it; the pages for browsers ignore one.
+	cases = append(cases, boundaryCase{in: "unknown", field: "query.sesion_id",
+		bound: bound{label: "an unknown query parameter", value: "1", beyond: strings.HasPrefix(op.path, "/v1/")}})
 	for _, p := range op.params {
 		s := merged(flatten(p.Schema.Value))
 		if s.Items != nil { // a repeated query parameter: one value, at the items' bounds
@@ -252,6 +258,8 @@ func (fx *contractFixture) run(t *testing.T, op specOp, c boundaryCase) {
 		r.query.Set(c.field, fmt.Sprint(c.value))
 	case "header":
 		r.header[c.field] = fmt.Sprint(c.value)
+	case "unknown":
+		r.query.Set(strings.TrimPrefix(c.field, "query."), fmt.Sprint(c.value))
 	case "body":
 		r.body = setAt(r.body, c.path, c.value)
 	}
@@ -276,6 +284,10 @@ func (fx *contractFixture) run(t *testing.T, op specOp, c boundaryCase) {
 		t.Errorf("%s: %d, want the example accepted: %.300s", what, res.status, res.body)
 	case c.beyond && res.status < 400:
 		t.Errorf("%s: accepted with %d, want a 4xx naming %s", what, res.status, c.field)
+	case c.in == "unknown" && c.beyond && res.status != 400:
+		t.Errorf("%s: %d, want 400 naming %s: %.300s", what, res.status, c.field, res.body)
+	case c.in == "unknown" && !c.beyond && res.status >= 300:
+		t.Errorf("%s: %d, want the page served as without it: %.300s", what, res.status, res.body)
 	case c.beyond:
 		var p struct{ Field, Rule string }
 		_ = json.Unmarshal(res.body, &p)

@@ -52,9 +52,9 @@ func (h countingHands) FindHand(ctx context.Context, clubID, tableID int64, numb
 	return h.HandStore.FindHand(ctx, clubID, tableID, number)
 }
 
-func (h countingHands) ListHands(ctx context.Context, clubID, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
+func (h countingHands) ListHands(ctx context.Context, clubID, tableID int64, f ledger.HandFilter) ([]ledger.Hand, error) {
 	h.n.hands.Add(1)
-	return h.HandStore.ListHands(ctx, clubID, tableID, p)
+	return h.HandStore.ListHands(ctx, clubID, tableID, f)
 }
 
 type countingTables struct {

@@ -101,7 +101,7 @@ func (s *Server) authenticate(c echo.Context) (ledger.Actor, error) {
 	}
 	addr := c.RealIP()
 	if wait, limited := s.failures.limited(token, key, addr); limited {
-		return ledger.Actor{}, retryAfter(c, wait, ledger.Errorf(ledger.ERATELIMIT,
+		return ledger.Actor{}, retryAfter(c, wait, ledger.Errorf(codeRateLimit,
 			"too many failed attempts with this API key id or from this address; retry after %d s", seconds(wait)))
 	}
 	actor, err := s.svc.Authenticate(c.Request().Context(), token)
@@ -121,7 +121,7 @@ func (s *Server) allow(c echo.Context, a ledger.Actor) error {
 	}
 	ok, err := s.limiter.Allow(fmt.Sprintf("%d/%d", a.ClubID, a.KeyID))
 	if err != nil || !ok {
-		return retryAfter(c, time.Second, ledger.Errorf(ledger.ERATELIMIT, "too many requests with this API key; retry after a second"))
+		return retryAfter(c, time.Second, ledger.Errorf(codeRateLimit, "too many requests with this API key; retry after a second"))
 	}
 	return nil
 }

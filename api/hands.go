@@ -48,8 +48,12 @@ func (s *Server) listHands(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page := ledger.Page{After: after, Limit: int(limit)}
-	hands, err := s.svc.ListHands(c.Request().Context(), actorOf(c), tableID, page)
+	session, err := queryInt(c, "session_id", 0)
+	if err != nil {
+		return err
+	}
+	f := ledger.HandFilter{SessionID: session, Page: ledger.Page{After: after, Limit: int(limit)}}
+	hands, err := s.svc.ListHands(c.Request().Context(), actorOf(c), tableID, f)
 	if err != nil {
 		return err
 	}
@@ -57,7 +61,7 @@ func (s *Server) listHands(c echo.Context) error {
 	if len(hands) > 0 {
 		last = int64(hands[len(hands)-1].Number)
 	}
-	next := linkNext(c, len(hands) == page.Limit, last)
+	next := linkNext(c, len(hands) == f.Page.Limit, last)
 	return writeJSON(c, http.StatusOK, map[string]any{"hands": nonNil(hands), "next_after": next})
 }
 

@@ -110,7 +110,7 @@ func (s *Server) unkeyed() echo.MiddlewareFunc {
 		checked := limitBody(validate(next))
 		return func(c echo.Context) error {
 			if wait, limited := s.failures.limited("", "", c.RealIP()); limited {
-				return retryAfter(c, wait, ledger.Errorf(ledger.ERATELIMIT,
+				return retryAfter(c, wait, ledger.Errorf(codeRateLimit,
 					"too many failed attempts from this address; retry after %d s", seconds(wait)))
 			}
 			return checked(c)

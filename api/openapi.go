@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,15 +15,14 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 	"github.com/labstack/echo/v4"
 
+	"github.com/stichbuch/stichbuch"
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/games"
 )
 
-// spec is the API contract, a copy of the repository's openapi.yaml kept
-// identical by `go generate` and checked by TestEmbeddedSpecIsTheContract.
-//
-//go:generate cp ../openapi.yaml openapi.yaml
-//go:embed openapi.yaml
-var spec []byte
+// spec is the API contract: the repository's openapi.yaml, embedded by
+// the module's root package.
+var spec = stichbuch.OpenAPI()
 
 // The reports are documents, not data: their bodies are checked as text.
 // The formats the contract uses are checked as the ledger reads them:
@@ -75,9 +73,52 @@ var (
 	requestErr    error
 )
 
-// factsSchemas are the contract's schemas of a hand's facts: the union and
-// each game's.
-var factsSchemas = []string{"GameFacts", "DoppelkopfFacts", "SaukopfFacts", "SchwarzeSauFacts", "KlaberjassFacts", "SchwarzeDameFacts"}
+// factsSchemas returns the contract's schemas of a hand's facts, derived
+// from the games' registry rather than listed: the union GameFacts, which
+// a recorded or corrected hand's facts refer to, and for each registered
+// game the schema its score endpoint's facts refer to, which the union
+// must list. A registered game without its score endpoint or outside the
+// union is an error, so a new game is added to the contract whole.
+func factsSchemas(doc *openapi3.T) ([]*openapi3.SchemaRef, error) {
+	union := doc.Components.Schemas["GameFacts"]
+	if union == nil || union.Value == nil {
+		return nil, errors.New("openapi.yaml: no GameFacts schema")
+	}
+	out := []*openapi3.SchemaRef{union}
+	for _, game := range games.Names() {
+		path := "/v1/games/" + game + "/score"
+		item := doc.Paths.Find(path)
+		if item == nil || item.Post == nil || item.Post.RequestBody == nil || item.Post.RequestBody.Value.Content.Get("application/json") == nil {
+			return nil, fmt.Errorf("openapi.yaml: no POST %s with a JSON body for the registered game %s", path, game)
+		}
+		facts := property(item.Post.RequestBody.Value.Content.Get("application/json").Schema, "facts")
+		if facts == nil || facts.Value == nil || facts.Ref == "" {
+			return nil, fmt.Errorf("openapi.yaml: POST %s names no facts schema of its own", path)
+		}
+		if !slices.ContainsFunc(union.Value.OneOf, func(r *openapi3.SchemaRef) bool { return r.Ref == facts.Ref }) {
+			return nil, fmt.Errorf("openapi.yaml: GameFacts does not list %s, the facts of %s", facts.Ref, game)
+		}
+		out = append(out, facts)
+	}
+	return out, nil
+}
+
+// property returns the schema of an object schema's member name, looked up
+// in its allOf too.
+func property(ref *openapi3.SchemaRef, name string) *openapi3.SchemaRef {
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	if p := ref.Value.Properties[name]; p != nil {
+		return p
+	}
+	for _, part := range ref.Value.AllOf {
+		if p := property(part, name); p != nil {
+			return p
+		}
+	}
+	return nil
+}
 
 // RequestRouter is the router the API checks requests with: the contract
 // with a hand's facts taken as any object, on every route. Game facts have
@@ -95,13 +136,12 @@ func RequestRouter() (routers.Router, error) {
 		if doc, _, requestErr = parseSpec(); requestErr != nil {
 			return
 		}
-		for _, name := range factsSchemas {
-			facts := doc.Components.Schemas[name]
-			if facts == nil || facts.Value == nil {
-				requestErr = fmt.Errorf("openapi.yaml: no %s schema", name)
-				return
-			}
-			*facts.Value = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Description: facts.Value.Description}
+		var facts []*openapi3.SchemaRef
+		if facts, requestErr = factsSchemas(doc); requestErr != nil {
+			return
+		}
+		for _, f := range facts {
+			*f.Value = openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Description: f.Value.Description}
 		}
 		requestRouter, requestErr = legacy.NewRouter(doc)
 	})
@@ -152,11 +192,44 @@ func CheckRequest(router routers.Router, req *http.Request) error {
 	if err != nil {
 		return nil
 	}
+	if err := knownParameters(route, req); err != nil {
+		return err
+	}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: requestOptions}
 	if err := openapi3filter.ValidateRequest(req.Context(), in); err != nil {
 		return contractError(err)
 	}
 	return nil
+}
+
+// knownParameters refuses a query parameter an API operation (/v1) does
+// not declare, as an unknown member of a body is refused: a misspelt
+// filter (sesion_id) would otherwise answer the unfiltered list as if it
+// were the filtered one. The problem names it query.<name>. The app's
+// page and files, the docs and the probes read no query parameter and
+// refuse none: a browser or a messenger's link preview adds its own.
+func knownParameters(route *routers.Route, req *http.Request) error {
+	if req.URL.RawQuery == "" || !strings.HasPrefix(route.Path, "/v1/") {
+		return nil
+	}
+	for name := range req.URL.Query() {
+		if declared(route.Operation.Parameters, name) || declared(route.PathItem.Parameters, name) {
+			continue
+		}
+		return &ledger.Error{Code: codeUnknownParameter, Message: fmt.Sprintf("%s %s takes no query parameter %q", req.Method, route.Path, name),
+			Field: "query." + name, Rule: "is not a parameter of this operation (openapi.yaml lists those it takes)"}
+	}
+	return nil
+}
+
+// declared reports whether params declare the query parameter name.
+func declared(params openapi3.Parameters, name string) bool {
+	for _, p := range params {
+		if p.Value != nil && p.Value.In == openapi3.ParameterInQuery && p.Value.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // contractError turns a contract violation into a problem naming the field.
@@ -192,7 +265,7 @@ func contractError(err error) error {
 	}
 	if reqErr.RequestBody != nil {
 		if strings.Contains(reasonOf(reqErr), "header Content-Type") {
-			return &ledger.Error{Code: ledger.EMEDIATYPE, Message: "send the body as application/json", Field: "Content-Type", Rule: "must be application/json"}
+			return &ledger.Error{Code: codeMediaType, Message: "send the body as application/json", Field: "Content-Type", Rule: "must be application/json"}
 		}
 		if reqErr.Err == nil {
 			return ledger.Invalid("body", "%s", reqErr.Reason)
@@ -213,7 +286,7 @@ func malformed(e *openapi3filter.ParseError) error {
 	if e.Cause != nil {
 		detail = e.Cause.Error()
 	}
-	return &ledger.Error{Code: ledger.EMALFORMED, Message: "the body is not well-formed JSON: " + detail,
+	return &ledger.Error{Code: codeMalformed, Message: "the body is not well-formed JSON: " + detail,
 		Field: "body", Rule: "must be well-formed JSON"}
 }
 

@@ -37,6 +37,21 @@ func queryInt(c echo.Context, name string, def int64) (int64, error) {
 	return parseInt(name, v)
 }
 
+// queryOptionalInt reads an optional integer query parameter, nil when
+// absent (the ledger knows its default).
+func queryOptionalInt(c echo.Context, name string) (*int, error) {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil, nil
+	}
+	n, err := parseInt(name, v)
+	if err != nil {
+		return nil, err
+	}
+	i := int(n)
+	return &i, nil
+}
+
 // queryIDs reads a repeated query parameter of ids.
 func queryIDs(c echo.Context, name string) ([]int64, error) {
 	var ids []int64

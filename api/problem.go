@@ -11,8 +11,18 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// statusOf is the one place that maps domain error codes to HTTP statuses.
+// The codes of what only the transport can get wrong, in problems as
+// ledger errors (the domain's codes are the ledger's).
+const (
+	codeRateLimit        = "rate_limited"           // too many requests with one key or from one address
+	codeMediaType        = "unsupported_media_type" // the body is not JSON
+	codeMalformed        = "malformed"              // the body is not well-formed JSON
+	codeUnknownParameter = "unknown_parameter"      // a query parameter the operation does not take
+)
+
+// statusOf is the one place that maps error codes to HTTP statuses.
 var statusOf = map[string]int{
+	codeUnknownParameter: http.StatusBadRequest,
 	ledger.EINVALID:      http.StatusUnprocessableEntity,
 	ledger.ENOTFOUND:     http.StatusNotFound,
 	ledger.ECONFLICT:     http.StatusConflict,
@@ -20,11 +30,11 @@ var statusOf = map[string]int{
 	ledger.EFORBIDDEN:    http.StatusForbidden,
 	ledger.EIDEMPOTENCY:  http.StatusUnprocessableEntity,
 	ledger.EUNAVAILABLE:  http.StatusServiceUnavailable,
-	ledger.ERATELIMIT:    http.StatusTooManyRequests,
+	codeRateLimit:        http.StatusTooManyRequests,
 	ledger.EPRECONDITION: http.StatusPreconditionFailed,
 	ledger.EPRECONDREQ:   http.StatusPreconditionRequired,
-	ledger.EMEDIATYPE:    http.StatusUnsupportedMediaType,
-	ledger.EMALFORMED:    http.StatusBadRequest,
+	codeMediaType:        http.StatusUnsupportedMediaType,
+	codeMalformed:        http.StatusBadRequest,
 	ledger.EINTERNAL:     http.StatusInternalServerError,
 }
 
@@ -113,16 +123,18 @@ func titleOf(code string) string {
 		return "Idempotency-Key reused with a different request"
 	case ledger.EUNAVAILABLE:
 		return "Service unavailable"
-	case ledger.ERATELIMIT:
+	case codeRateLimit:
 		return "Too many requests"
 	case ledger.EPRECONDITION:
 		return "The hand has changed since you read it"
 	case ledger.EPRECONDREQ:
 		return "Name the revision you correct with If-Match"
-	case ledger.EMEDIATYPE:
+	case codeMediaType:
 		return "Send JSON"
-	case ledger.EMALFORMED:
+	case codeMalformed:
 		return "The body is not well-formed JSON"
+	case codeUnknownParameter:
+		return "Unknown query parameter"
 	}
 	return "Internal error"
 }

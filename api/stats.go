@@ -8,21 +8,13 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// defaultRatioMinHands is the leaderboard's min_hands for the ratio
-// orders, which need some hands to mean anything.
-const defaultRatioMinHands = 20
-
-// defaultLeaderboard is how many entries a leaderboard lists unless asked.
-const defaultLeaderboard = 50
-
-// statsFilter reads the optional filters from, to, game and table.
+// statsFilter reads the optional filters from, to, game and table; the
+// ledger checks them.
 func statsFilter(c echo.Context) (ledger.StatsFilter, error) {
 	f := ledger.StatsFilter{From: c.QueryParam("from"), To: c.QueryParam("to"), Game: c.QueryParam("game")}
 	var err error
-	if f.TableID, err = queryInt(c, "table_id", 0); err != nil {
-		return f, err
-	}
-	return f, f.Check()
+	f.TableID, err = queryInt(c, "table_id", 0)
+	return f, err
 }
 
 func (s *Server) playerStats(c echo.Context) error {
@@ -82,23 +74,15 @@ func (s *Server) leaderboard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	by := ledger.LeaderboardOrder(c.QueryParam("by"))
-	if by == "" {
-		by = ledger.ByPoints
+	q := ledger.LeaderboardQuery{By: ledger.LeaderboardOrder(c.QueryParam("by")), Filter: f, Mix: c.QueryParam("mix") == "true"}
+	if q.MinHands, err = queryOptionalInt(c, "min_hands"); err != nil {
+		return err
 	}
-	var def int64
-	if by == ledger.ByPointsPerHand || by == ledger.ByWinRate {
-		def = defaultRatioMinHands
-	}
-	minHands, err := queryInt(c, "min_hands", def)
+	limit, err := queryInt(c, "limit", 0)
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit", defaultLeaderboard)
-	if err != nil {
-		return err
-	}
-	q := ledger.LeaderboardQuery{By: by, Filter: f, MinHands: int(min(minHands, 1<<31-1)), Limit: int(limit), Mix: c.QueryParam("mix") == "true"}
+	q.Limit = int(limit)
 	lb, err := s.svc.Leaderboard(c.Request().Context(), actorOf(c), q)
 	if err != nil {
 		return err

@@ -45,11 +45,11 @@ func (l *streamLimits) open(c echo.Context, a ledger.Actor) (release func(), err
 	case l.closed:
 		return nil, ledger.Errorf(ledger.EUNAVAILABLE, "the service is shutting down; reconnect in a moment")
 	case l.keys[key] >= l.perKey:
-		return nil, retryAfter(c, keepAlive, &ledger.Error{Code: ledger.ERATELIMIT,
+		return nil, retryAfter(c, keepAlive, &ledger.Error{Code: codeRateLimit,
 			Message: "this API key has as many event streams open as one key may; close one before opening another",
 			Extra:   map[string]any{"open_streams": l.keys[key], "limit": l.perKey}})
 	case l.clubs[a.ClubID] >= l.perClub:
-		return nil, retryAfter(c, keepAlive, &ledger.Error{Code: ledger.ERATELIMIT,
+		return nil, retryAfter(c, keepAlive, &ledger.Error{Code: codeRateLimit,
 			Message: "the club has as many event streams open as it may; close one before opening another",
 			Extra:   map[string]any{"open_streams": l.clubs[a.ClubID], "limit": l.perClub}})
 	}

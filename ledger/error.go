@@ -7,21 +7,21 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// Error codes. The API maps them to HTTP statuses in one table.
+// Error codes: what the domain decides. The API maps them to HTTP
+// statuses in one table, beside the codes of what only the transport gets
+// wrong (a body that is not JSON, too many requests, an unknown query
+// parameter), which are the API's.
 const (
-	EINVALID      = "invalid"                // the request breaks a rule of the game or the API
-	ENOTFOUND     = "not_found"              // no such thing in this club
-	ECONFLICT     = "conflict"               // the request collides with the current state
-	EUNAUTHORIZED = "unauthorized"           // no valid API key
-	EFORBIDDEN    = "forbidden"              // the key's role may not do this
-	EIDEMPOTENCY  = "idempotency"            // an Idempotency-Key reused with another request
-	EUNAVAILABLE  = "unavailable"            // the database cannot be reached
-	ERATELIMIT    = "rate_limited"           // too many requests with one key
-	EPRECONDITION = "precondition"           // If-Match names a revision that is no longer current
-	EPRECONDREQ   = "precondition_required"  // the request must name the revision it changes
-	EMEDIATYPE    = "unsupported_media_type" // the body is not JSON
-	EMALFORMED    = "malformed"              // the body is not well-formed JSON
-	EINTERNAL     = "internal"               // a bug
+	EINVALID      = "invalid"               // the request breaks a rule of the game or the API
+	ENOTFOUND     = "not_found"             // no such thing in this club
+	ECONFLICT     = "conflict"              // the request collides with the current state
+	EUNAUTHORIZED = "unauthorized"          // no valid API key
+	EFORBIDDEN    = "forbidden"             // the key's role may not do this
+	EIDEMPOTENCY  = "idempotency"           // an Idempotency-Key reused with another request
+	EUNAVAILABLE  = "unavailable"           // the database cannot be reached
+	EPRECONDITION = "precondition"          // If-Match names a revision that is no longer current
+	EPRECONDREQ   = "precondition_required" // the request must name the revision it changes
+	EINTERNAL     = "internal"              // a bug
 )
 
 // Error is a domain error: a code, a message for people, and where it
@@ -82,4 +82,16 @@ func AsError(err error) *Error {
 		return Invalid(v.Field, "%s", v.Rule)
 	}
 	return &Error{Code: EINTERNAL, Message: "internal error"}
+}
+
+// wrap says where err happened, keeping what it wraps for errors.Is and
+// errors.As (a ledger *Error's code, ErrStale): what a log shows of an
+// internal error names the step of the flow. nil stays nil; on a hot path
+// call it only once err is not nil, as its arguments are boxed before it
+// looks.
+func wrap(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
 }

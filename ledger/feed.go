@@ -75,7 +75,7 @@ type Event struct {
 func (s *Service) Events(ctx context.Context, a Actor, after int64, limit int, tableID int64) ([]Event, error) {
 	changes, err := s.Feed.Changes(ctx, a.ClubID, after, limit, tableID)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "Events: Changes")
 	}
 	events := make([]Event, len(changes))
 	numbers := map[int64][]int{} // the hand numbers of each table in the page
@@ -118,7 +118,7 @@ func (s *Service) fillTableEvents(ctx context.Context, clubID, tableID int64, nu
 	}
 	standings, err := s.Tables.TableStandings(ctx, clubID, tableID)
 	if err != nil {
-		return err
+		return wrap(err, "fillTableEvents: TableStandings")
 	}
 	standings = SortStandings(standings)
 	state := n.State(t.State)
@@ -146,7 +146,7 @@ func (s *Service) handsNumbered(ctx context.Context, clubID, tableID int64, numb
 	out := make(map[int]Hand, len(numbers))
 	lo, hi := slices.Min(numbers), slices.Max(numbers)
 	if hi-lo+1 <= 2*len(numbers) {
-		list, err := s.Hands.ListHands(ctx, clubID, tableID, Page{After: int64(lo - 1), Limit: hi - lo + 1})
+		list, err := s.Hands.ListHands(ctx, clubID, tableID, HandFilter{Page: Page{After: int64(lo - 1), Limit: hi - lo + 1}})
 		if err != nil && ErrorCode(err) != ENOTFOUND {
 			return nil, err
 		}

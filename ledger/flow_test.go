@@ -8,6 +8,7 @@ package ledger_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -805,5 +806,41 @@ func TestALoserIsAnsweredOutsideTheTablesTurn(t *testing.T) {
 	wantCode(t, "the second hand 2", <-second, ledger.ECONFLICT)
 	if hands.writes != 2 {
 		t.Errorf("%d writes for hands 2, 2 and 3, want 2: the loser wrote", hands.writes)
+	}
+}
+
+// failingWriter runs the store's transactions with a LockTable that fails
+// as a broken database would.
+type failingWriter struct {
+	store *memory.Store
+	err   error
+}
+
+func (w failingWriter) InTx(ctx context.Context, clubID int64, fn func(ledger.Tx) error) error {
+	return w.store.InTx(ctx, clubID, func(tx ledger.Tx) error { return fn(failingTx{tx, w.err}) })
+}
+
+type failingTx struct {
+	ledger.Tx
+	err error
+}
+
+func (f failingTx) LockTable(context.Context, int64) (ledger.Table, error) {
+	return ledger.Table{}, f.err
+}
+
+// TestAStoreFailureSaysWhere: an error of the store comes back from a flow
+// wrapped with the flow and the step it failed in, for the log of the
+// 500 it becomes, and still is what the store returned (errors.Is) and an
+// internal error (no code of its own).
+func TestAStoreFailureSaysWhere(t *testing.T) {
+	c := newClub(t)
+	broken := errors.New("disk on fire")
+	ports := c.store.Ports()
+	ports.Writer = failingWriter{c.store, broken}
+	svc := ledger.NewService(ports)
+	_, err := svc.CloseSession(context.Background(), c.scorer, c.session.ID)
+	if !errors.Is(err, broken) || ledger.ErrorCode(err) != ledger.EINTERNAL || !strings.Contains(err.Error(), "CloseSession: LockTable") {
+		t.Errorf("closing with a broken store: %v (code %s), want the store's error wrapped with CloseSession: LockTable", err, ledger.ErrorCode(err))
 	}
 }

@@ -44,11 +44,11 @@ func TestHandNumbersFitTheColumn(t *testing.T) {
 	if e := wantCode(t, "a number past MaxHandNumber", err, ledger.EINVALID); e.Field != "number" {
 		t.Errorf("the refusal names %q, want number", e.Field)
 	}
-	_, err = c.svc.ListHands(context.Background(), c.admin, c.table.ID, ledger.Page{After: ledger.MaxHandNumber + 1, Limit: 10})
+	_, err = c.svc.ListHands(context.Background(), c.admin, c.table.ID, ledger.HandFilter{Page: ledger.Page{After: ledger.MaxHandNumber + 1, Limit: 10}})
 	if e := wantCode(t, "a page after MaxHandNumber", err, ledger.EINVALID); e.Field != "after" {
 		t.Errorf("the refusal names %q, want after", e.Field)
 	}
-	if _, err := c.svc.ListHands(context.Background(), c.admin, c.table.ID, ledger.Page{After: ledger.MaxHandNumber, Limit: 10}); err != nil {
+	if _, err := c.svc.ListHands(context.Background(), c.admin, c.table.ID, ledger.HandFilter{Page: ledger.Page{After: ledger.MaxHandNumber, Limit: 10}}); err != nil {
 		t.Errorf("a page after the last possible number: %v", err)
 	}
 }

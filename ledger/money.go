@@ -14,15 +14,15 @@ import (
 // settle stores a closed session's next settlement version, computed from
 // its hands as they are now and from the payments already made: version 1
 // when it closes, the next after a correction changed it. The session's
-// statistics are rolled up.
+// statistics are rolled up from the same hands.
 func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
 	version, err := tx.SettlementVersion(ctx, sess.ID)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading session %d's settlement version: %w", sess.ID, err)
 	}
 	in, err := tx.SettleInput(ctx, sess)
 	if err != nil {
-		return err
+		return fmt.Errorf("reading what session %d is settled from: %w", sess.ID, err)
 	}
 	st, err := SettleVersion(in, version+1)
 	if err != nil {
@@ -34,9 +34,10 @@ func settle(ctx context.Context, tx Tx, a Actor, sess Session) error {
 			Data: map[string]any{"version": st.Version, "kitty_cents": st.KittyCents}},
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("storing version %d of session %d's settlement: %w", st.Version, sess.ID, err)
 	}
-	return rollUpSession(ctx, tx, sess.ID)
+	err = tx.StoreRollup(ctx, RollUpSettled(sess, in.Hands, st))
+	return wrap(err, "storing the rollups of session %d", sess.ID)
 }
 
 // SettleVersion computes version `version` of a closed session's
@@ -61,7 +62,7 @@ func SettleVersion(in SettleInput, version int) (Settlement, error) {
 func (s *Service) FindSettlement(ctx context.Context, a Actor, sessionID int64) (Settlement, error) {
 	sess, err := s.Tables.FindSession(ctx, a.ClubID, sessionID)
 	if err != nil {
-		return Settlement{}, err
+		return Settlement{}, wrap(err, "FindSettlement: FindSession")
 	}
 	_, st, err := s.settlementOf(ctx, a.ClubID, sess)
 	return st, err
@@ -73,7 +74,7 @@ func (s *Service) FindSettlement(ctx context.Context, a Actor, sessionID int64) 
 func (s *Service) settlementOf(ctx context.Context, clubID int64, sess Session) (SettleInput, Settlement, error) {
 	in, err := s.Money.SettleInput(ctx, clubID, sess)
 	if err != nil {
-		return in, Settlement{}, err
+		return in, Settlement{}, wrap(err, "settlementOf: SettleInput")
 	}
 	if err := in.complete(); err != nil {
 		return in, Settlement{}, err
@@ -97,18 +98,18 @@ func (s *Service) MarkTransferPaid(ctx context.Context, a Actor, transferID int6
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		var err error
 		if t, err = tx.Transfer(ctx, transferID); err != nil {
-			return err
+			return wrap(err, "MarkTransferPaid: Transfer")
 		}
 		sess, err := tx.Session(ctx, t.SessionID)
 		if err != nil {
-			return err
+			return wrap(err, "MarkTransferPaid: Session")
 		}
 		// The table's lock orders the payment with a correction's new version.
 		if _, err := tx.LockTable(ctx, sess.TableID); err != nil {
-			return err
+			return wrap(err, "MarkTransferPaid: LockTable")
 		}
 		if t, err = tx.Transfer(ctx, transferID); err != nil {
-			return err
+			return wrap(err, "MarkTransferPaid: Transfer")
 		}
 		if t.Paid {
 			return nil
@@ -116,14 +117,14 @@ func (s *Service) MarkTransferPaid(ctx context.Context, a Actor, transferID int6
 		if !t.Current {
 			current, err := tx.SettlementVersion(ctx, t.SessionID)
 			if err != nil {
-				return err
+				return wrap(err, "MarkTransferPaid: SettlementVersion")
 			}
 			return &Error{Code: ECONFLICT,
 				Message: fmt.Sprintf("transfer %d belongs to version %d of the settlement of session %d, which version %d replaced; pay the transfers of version %d", transferID, t.Version, t.SessionID, current, current),
 				Extra:   map[string]any{"current_version": current}}
 		}
 		if t, err = tx.RecordPayment(ctx, transferID, a.KeyID); err != nil {
-			return err
+			return wrap(err, "MarkTransferPaid: RecordPayment")
 		}
 		return tx.RecordChange(ctx, NewChange{Kind: ChangeTransferPaid, TableID: &sess.TableID, SessionID: &sess.ID,
 			Data: map[string]any{"transfer": t.ID, "cents": t.Cents}})
@@ -190,14 +191,14 @@ type Balance struct {
 
 // PlayerBalance returns a player's money across every evening.
 func (s *Service) PlayerBalance(ctx context.Context, a Actor, playerID int64) (Balance, error) {
-	name, err := s.playerName(ctx, a.ClubID, playerID)
+	p, err := s.Players.FindPlayer(ctx, a.ClubID, playerID)
 	if err != nil {
-		return Balance{}, err
+		return Balance{}, wrap(err, "PlayerBalance: FindPlayer")
 	}
-	b := Balance{Player: playerID, Name: name}
+	b := Balance{Player: playerID, Name: p.Name}
 	paid, err := s.Money.ListTransfers(ctx, a.ClubID, TransferFilter{Status: TransfersPaid, PlayerID: playerID})
 	if err != nil {
-		return b, err
+		return b, wrap(err, "PlayerBalance: ListTransfers")
 	}
 	if b.Open, err = s.Money.ListTransfers(ctx, a.ClubID, TransferFilter{Status: TransfersOpen, PlayerID: playerID}); err != nil {
 		return b, err

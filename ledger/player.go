@@ -1,6 +1,18 @@
 package ledger
 
-import "context"
+import (
+	"context"
+	"time"
+)
+
+// Player is a club member or guest. A retired player stays in the
+// history but is seated at no new evening.
+type Player struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	Retired   bool      `json:"retired"`
+	CreatedAt time.Time `json:"created_at"`
+}
 
 // CreatePlayer adds a player to the actor's club; names are unique per
 // club, and a taken name is ECONFLICT naming the player who has it.
@@ -25,7 +37,7 @@ func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *
 			return err
 		}
 		if p, err = tx.InsertPlayer(ctx, name); err != nil {
-			return err
+			return wrap(err, "CreatePlayer: InsertPlayer")
 		}
 		return remember(ctx, tx, idem, KindPlayer, p.ID)
 	})
@@ -79,7 +91,7 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerU
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		old, err := tx.FindPlayer(ctx, id)
 		if err != nil {
-			return err
+			return wrap(err, "UpdatePlayer: FindPlayer")
 		}
 		p = old
 		if u.Name != nil && *u.Name != old.Name {
@@ -95,7 +107,7 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerU
 			return nil
 		}
 		if p, err = tx.UpdatePlayer(ctx, p); err != nil {
-			return err
+			return wrap(err, "UpdatePlayer: UpdatePlayer")
 		}
 		return tx.RecordChange(ctx, NewChange{Kind: ChangePlayerUpdated,
 			Data: map[string]any{"player_id": id, "name": p.Name, "was": old.Name, "retired": p.Retired}})

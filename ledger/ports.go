@@ -58,8 +58,10 @@ type TableStore interface {
 // and every revision for the audit trail.
 type HandStore interface {
 	FindHand(ctx context.Context, clubID, tableID int64, number int) (Hand, error)
-	// ListHands returns a table's hands numbered after p.After, in order.
-	ListHands(ctx context.Context, clubID, tableID int64, p Page) ([]Hand, error)
+	// ListHands returns a table's hands in the filter, in order: numbered
+	// after f.Page.After, of the session f.SessionID when it is not 0, at
+	// most f.Page.Limit (every one when it is 0).
+	ListHands(ctx context.Context, clubID, tableID int64, f HandFilter) ([]Hand, error)
 	// HandRevisions returns every revision of a hand, the original first.
 	HandRevisions(ctx context.Context, clubID, tableID int64, number int) ([]Revision, error)
 	// HandByID reads a hand by its id, as its current revision.
@@ -72,8 +74,8 @@ type HandStore interface {
 	// AppendHand stores a new hand in one transaction, if the table is
 	// still at r.Table.Version: the hand with its entries, the running
 	// totals of table and session, the table's new state, hand count,
-	// version and chain head (the store chains the hand to r.Table's), its
-	// statistics rows (where the store keeps any per hand), its
+	// version and chain head (the store chains the hand to r.Table's), the
+	// listing of its session among those the statistics read live, its
 	// Idempotency-Key and its change. ErrStale
 	// when the table changed since it was read, or the key was taken
 	// meanwhile: nothing is stored, read again.
@@ -128,27 +130,49 @@ type FeedStore interface {
 	ChangeHead(ctx context.Context, clubID int64) (int64, error)
 }
 
-// StatsStore reads the statistics side tables: rollups of settled
-// sessions and the hand rows of open ones. The figures are assembled from
-// them in this package (statsread.go).
+// StatsStore reads what the statistics' figures are assembled from
+// (stats_read.go), each figure in one read: the rollups of settled
+// sessions in the filter, the hands of the live ones, whether the
+// filter's table is the club's and the club's players' names.
 type StatsStore interface {
-	// PlayerName returns a player's name; another club's player is ENOTFOUND.
-	PlayerNames(ctx context.Context, clubID int64, ids []int64) (map[int64]string, error)
-	// PlayerRecords reads one player's session rollups, money and counters
-	// over the filter, and the open evenings' hand rows he has a part in.
+	// PlayerRecords reads one player's session rollups, money and
+	// counters over the filter.
 	PlayerRecords(ctx context.Context, clubID, playerID int64, f StatsFilter) (PlayerRecords, error)
-	// PairRecords reads the pair rollups of player (with other, when not 0)
-	// over the filter, and the open evenings' hand rows he has a part in.
-	PairRecords(ctx context.Context, clubID, playerID, otherID int64, f StatsFilter) ([]PairRoll, []StatRow, error)
-	// ClubRecords reads every player's sums over the filter (per player and
-	// denominator), and every open evening's hand rows.
-	LeaderboardRecords(ctx context.Context, clubID int64, f StatsFilter) ([]PointSum, map[int64]int64, []StatRow, error)
-	// GamesIn returns the games of the sessions in the filter, settled or
-	// open, that have hands, by name.
-	GamesIn(ctx context.Context, clubID int64, f StatsFilter) ([]string, error)
-	// SeriesRecords reads each player's points per date and denominator
-	// (of players, or of everyone when empty), and the open evenings' rows.
-	SeriesRecords(ctx context.Context, clubID int64, players []int64, f StatsFilter) ([]PointSum, []StatRow, error)
+	// PairRecords reads the pair rollups of player (with other, when not
+	// 0) over the filter.
+	PairRecords(ctx context.Context, clubID, playerID, otherID int64, f StatsFilter) (PairRecords, error)
+	// LeaderboardRecords reads every player's sums and money over the
+	// filter, and the games of its settled sessions.
+	LeaderboardRecords(ctx context.Context, clubID int64, f StatsFilter) (LeaderboardRecords, error)
+	// SeriesRecords reads each player's points per date (of players, or
+	// of everyone when empty) over the filter.
+	SeriesRecords(ctx context.Context, clubID int64, players []int64, f StatsFilter) (SeriesRecords, error)
+}
+
+// TournamentStore holds a club's tournaments.
+type TournamentStore interface {
+	FindTournament(ctx context.Context, clubID, id int64) (Tournament, error)
+	// SessionRound returns the tournament round of a session; found is
+	// false for a session of no tournament.
+	SessionRound(ctx context.Context, clubID, sessionID int64) (r SessionRound, found bool, err error)
+	// ListTournaments returns a page of the club's tournaments, newest
+	// first: those older than p.After when it is not 0.
+	ListTournaments(ctx context.Context, clubID int64, p Page) ([]Tournament, error)
+}
+
+// TournamentTx holds a club's tournaments in a write flow.
+type TournamentTx interface {
+	InsertTournament(ctx context.Context, nt NewTournament) (Tournament, error)
+	Tournament(ctx context.Context, id int64) (Tournament, error)
+	// LockTournament reads a tournament and locks it until the
+	// transaction ends: every write of its rounds takes this lock first.
+	LockTournament(ctx context.Context, id int64) (Tournament, error)
+	InsertRound(ctx context.Context, tournamentID int64, r Round) error
+	// SetRoundTimeUp marks a round's playing time as over now.
+	SetRoundTimeUp(ctx context.Context, tournamentID int64, round int) error
+	// SessionRound returns the tournament round of a session; found is
+	// false for a session of no tournament.
+	SessionRound(ctx context.Context, sessionID int64) (r SessionRound, found bool, err error)
 }
 
 // Pinger checks that the store answers.
@@ -202,7 +226,7 @@ type KeyTx interface {
 	RevokeKey(ctx context.Context, keyID int64, at time.Time) (APIKey, error)
 }
 
-// JoinTx holds a club's join codes (join.go).
+// JoinTx holds a club's join codes (access_join.go).
 type JoinTx interface {
 	InsertJoin(ctx context.Context, j NewJoinRecord) (Join, error)
 	// LockJoin returns the join code whose code hashes to hash, redeemed
@@ -261,9 +285,7 @@ type HandTx interface {
 	// as their current revisions.
 	HandsAfter(ctx context.Context, tableID int64, after int) ([]Hand, error)
 	// AppendRevision stores a hand's next revision with its difference
-	// entries, moves the running totals by them, replaces the hand's
-	// statistics rows (where the store keeps any per hand) and records
-	// the change.
+	// entries, moves the running totals by them and records the change.
 	AppendRevision(ctx context.Context, r RevisionRecord) error
 }
 
@@ -273,8 +295,8 @@ type MoneyTx interface {
 	// SettlementVersion is the latest settlement version of a session (0:
 	// none).
 	SettlementVersion(ctx context.Context, sessionID int64) (int, error)
-	// StoreSettlement stores a settlement version with its transfers, its
-	// money rows for the statistics and its change.
+	// StoreSettlement stores a settlement version with its transfers and
+	// its change.
 	StoreSettlement(ctx context.Context, r SettlementRecord) error
 	// Transfer reads a transfer of the club with its version and paid state.
 	Transfer(ctx context.Context, id int64) (Transfer, error)
@@ -284,13 +306,25 @@ type MoneyTx interface {
 	KittyBooking(ctx context.Context, id int64) (KittyBooking, error)
 }
 
-// StatsTx holds the statistics side tables in a write flow.
+// StatsTx holds the statistics in a write flow: the rollups and money of
+// settled sessions and the list of sessions read live. It writes and
+// reads rows; what they hold is this package's rule (stats_rollup.go).
 type StatsTx interface {
-	// SessionStatRows returns a session's hand rows in hand order.
-	SessionStatRows(ctx context.Context, sessionID int64) ([]StatRow, error)
-	// ReplaceRollup replaces a settled session's rollups and marks it
-	// settled for the statistics.
-	ReplaceRollup(ctx context.Context, sessionID int64, r Rollup) error
+	// StatSession reads what a session's statistics are made from; a
+	// session of another club is ENOTFOUND.
+	StatSession(ctx context.Context, sessionID int64) (StatSession, error)
+	// StoreRollup replaces a settled session's rollups and money rows
+	// and takes it off the sessions read live.
+	StoreRollup(ctx context.Context, r SessionRollup) error
+	// MarkLive lists a session among those whose figures are rolled up
+	// from its hands when read (AppendHand lists a new hand's session
+	// itself).
+	MarkLive(ctx context.Context, sessionID int64) error
+	// ClearStats removes every statistics row of the club.
+	ClearStats(ctx context.Context) error
+	// StatSessions returns the ids of the club's sessions that have hands
+	// or a settlement, after `after`, in order, at most limit.
+	StatSessions(ctx context.Context, after int64, limit int) ([]int64, error)
 }
 
 // Kind is what an Idempotency-Key's request created.
@@ -337,9 +371,6 @@ type HandRecord struct {
 	Facts      json.RawMessage
 	Result     score.Result
 	RecordedBy int64
-	// Stats are the hand's statistics rows (StatsOf), for a store that
-	// keeps them per hand.
-	Stats []HandStat
 	// Attendance is who played and who sat out (AttendanceOf), for the
 	// running totals.
 	Attendance []Attendance
@@ -361,8 +392,6 @@ type RevisionRecord struct {
 	// Diffs are the players' point differences to the current revision.
 	Diffs      []score.PlayerPoints
 	RecordedBy int64
-	// Stats replace the hand's statistics rows (none for a void hand).
-	Stats []HandStat
 	// Attendance moves the running totals' hands played and sat out
 	// (AttendanceDiffs to the current revision).
 	Attendance []Attendance

@@ -264,11 +264,11 @@ func BuildEveningReport(club Club, date string, parts []EveningTable) EveningRep
 func (s *Service) Report(ctx context.Context, a Actor, sessionID int64) (Report, error) {
 	sess, err := s.Tables.FindSession(ctx, a.ClubID, sessionID)
 	if err != nil {
-		return Report{}, err
+		return Report{}, wrap(err, "Report: FindSession")
 	}
 	club, err := s.Clubs.FindClub(ctx, a.ClubID)
 	if err != nil {
-		return Report{}, err
+		return Report{}, wrap(err, "Report: FindClub")
 	}
 	in, st, err := s.settlementOf(ctx, a.ClubID, sess)
 	if err != nil {
@@ -276,7 +276,7 @@ func (s *Service) Report(ctx context.Context, a Actor, sessionID int64) (Report,
 	}
 	debts, err := s.Money.OpenDebts(ctx, a.ClubID, sess.ID, sess.Seating)
 	if err != nil {
-		return Report{}, err
+		return Report{}, wrap(err, "Report: OpenDebts")
 	}
 	names := Names(in.Names)
 	hands := names.Hands(in.Hands)
@@ -320,7 +320,7 @@ func (s *Service) stateBefore(ctx context.Context, clubID, tableID int64, hands 
 	}
 	prev, err := s.Hands.FindHand(ctx, clubID, tableID, hands[0].Number-1)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "stateBefore: FindHand")
 	}
 	return prev.Result.State, nil
 }
@@ -332,11 +332,11 @@ func (s *Service) EveningReport(ctx context.Context, a Actor, date string) (Even
 	}
 	club, err := s.Clubs.FindClub(ctx, a.ClubID)
 	if err != nil {
-		return EveningReport{}, err
+		return EveningReport{}, wrap(err, "EveningReport: FindClub")
 	}
 	sessions, err := s.Tables.SessionsOn(ctx, a.ClubID, date)
 	if err != nil {
-		return EveningReport{}, err
+		return EveningReport{}, wrap(err, "EveningReport: SessionsOn")
 	}
 	var parts []EveningTable
 	for _, sess := range sessions {

@@ -29,13 +29,12 @@ type Service struct {
 	Ports
 	now   func() time.Time
 	keys  *keyWatch
-	turns *tableTurns
-	kept  *keptSnapshots
+	lanes *handLanes
 }
 
 // NewService returns the ledger's use-cases over the store's ports.
 func NewService(p Ports) *Service {
-	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck), turns: newTableTurns(), kept: newKeptSnapshots()}
+	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck), lanes: newHandLanes()}
 }
 
 // WithClock returns a copy of s that reads the time from now (for tests).
@@ -69,7 +68,7 @@ func claim(ctx context.Context, tx IdempotencyTx, idem *Idempotency, kind Kind) 
 	}
 	c, err := tx.Claim(ctx, idem.Key)
 	if err != nil {
-		return 0, err
+		return 0, wrap(err, "claim: Claim")
 	}
 	return claimed(c, idem, kind)
 }

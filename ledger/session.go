@@ -2,8 +2,29 @@ package ledger
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 )
+
+// Session is one evening at a table.
+type Session struct {
+	ID       int64      `json:"id"`
+	TableID  int64      `json:"table_id"`
+	Date     string     `json:"date"` // YYYY-MM-DD in the club's time zone
+	Seating  []int64    `json:"player_ids"`
+	OpenedAt time.Time  `json:"opened_at"`
+	ClosedAt *time.Time `json:"closed_at,omitempty"`
+	// NextHand is, while the session is open, the table's state as its
+	// next hand will find it. Filled by the service's reads.
+	NextHand json.RawMessage `json:"next_hand,omitempty"`
+	// Terms are the table's settings the evening is played and settled
+	// under, fixed when it opens.
+	Terms Terms `json:"terms"`
+}
+
+// Open reports whether hands may still be recorded in the session.
+func (s Session) Open() bool { return s.ClosedAt == nil }
 
 // OpenSession opens an evening at a table with its seating. A table has at
 // most one open session; date defaults to today in the club's time zone.
@@ -30,11 +51,11 @@ func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date 
 		}
 		t, err := tx.LockTable(ctx, tableID)
 		if err != nil {
-			return err
+			return wrap(err, "OpenSession: LockTable")
 		}
 		open, err := tx.OpenSessionOf(ctx, tableID)
 		if err != nil {
-			return err
+			return wrap(err, "OpenSession: OpenSessionOf")
 		}
 		if open != 0 {
 			return &Error{Code: ECONFLICT, Message: fmt.Sprintf("table %d already has an open session %d; close it first", tableID, open),
@@ -46,12 +67,12 @@ func (s *Service) OpenSession(ctx context.Context, a Actor, tableID int64, date 
 		if date == "" {
 			club, err := tx.FindClub(ctx)
 			if err != nil {
-				return err
+				return wrap(err, "OpenSession: FindClub")
 			}
 			date = Today(s.now(), club.TimeZone)
 		}
 		if sess, err = tx.InsertSession(ctx, tableID, date, seating, t.Terms()); err != nil {
-			return err
+			return wrap(err, "OpenSession: InsertSession")
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeSessionOpened, TableID: &tableID, SessionID: &sess.ID,
 			Data: map[string]any{"date": sess.Date, "seating": sess.Seating}}); err != nil {
@@ -75,11 +96,11 @@ func (s *Service) CloseSession(ctx context.Context, a Actor, id int64) (Session,
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		var err error
 		if sess, err = tx.Session(ctx, id); err != nil {
-			return err
+			return wrap(err, "CloseSession: Session")
 		}
 		t, err := tx.LockTable(ctx, sess.TableID)
 		if err != nil {
-			return err
+			return wrap(err, "CloseSession: LockTable")
 		}
 		if sess, err = tx.Session(ctx, id); err != nil || !sess.Open() {
 			return err
@@ -88,10 +109,10 @@ func (s *Service) CloseSession(ctx context.Context, a Actor, id int64) (Session,
 			return err
 		}
 		if sess, err = tx.CloseSession(ctx, id); err != nil {
-			return err
+			return wrap(err, "CloseSession: CloseSession")
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeSessionClosed, TableID: &sess.TableID, SessionID: &sess.ID}); err != nil {
-			return err
+			return wrap(err, "CloseSession: RecordChange")
 		}
 		return settle(ctx, tx, a, sess)
 	})
@@ -112,7 +133,7 @@ func (s *Service) FindSession(ctx context.Context, a Actor, id int64) (Session, 
 func (s *Service) withSessionNextHand(ctx context.Context, clubID int64, sess Session) (Session, error) {
 	t, err := s.Tables.FindTable(ctx, clubID, sess.TableID)
 	if err != nil {
-		return sess, err
+		return sess, wrap(err, "withSessionNextHand: FindTable")
 	}
 	n, err := s.names(ctx, clubID)
 	if err != nil {
@@ -145,12 +166,12 @@ func (s *Service) ListSessions(ctx context.Context, a Actor, f SessionFilter) ([
 	}
 	if f.TableID > 0 {
 		if _, err := s.Tables.FindTable(ctx, a.ClubID, f.TableID); err != nil {
-			return nil, err
+			return nil, wrap(err, "ListSessions: FindTable")
 		}
 	}
 	list, err := s.Tables.ListSessions(ctx, a.ClubID, f)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "ListSessions: ListSessions")
 	}
 	for i, sess := range list {
 		if !sess.Open() {
@@ -169,7 +190,7 @@ func (s *Service) ListSessions(ctx context.Context, a Actor, f SessionFilter) ([
 // SessionStandings returns every player's total of one evening, best first.
 func (s *Service) SessionStandings(ctx context.Context, a Actor, id int64) ([]Standing, error) {
 	if _, err := s.Tables.FindSession(ctx, a.ClubID, id); err != nil {
-		return nil, err
+		return nil, wrap(err, "SessionStandings: FindSession")
 	}
 	list, err := s.Tables.SessionStandings(ctx, a.ClubID, id)
 	return SortStandings(list), err
@@ -180,14 +201,14 @@ func (s *Service) SessionStandings(ctx context.Context, a Actor, id int64) ([]St
 func seatable(ctx context.Context, tx Tx, field string, ids []int64) error {
 	missing, err := tx.MissingPlayers(ctx, ids)
 	if err != nil {
-		return err
+		return wrap(err, "seatable: MissingPlayers")
 	}
 	if len(missing) > 0 {
 		return Invalid(field, "no player %v in this club", missing)
 	}
 	retired, err := tx.RetiredPlayers(ctx, ids)
 	if err != nil {
-		return err
+		return wrap(err, "seatable: RetiredPlayers")
 	}
 	if len(retired) > 0 {
 		return &Error{Code: EINVALID, Field: field, Rule: "a retired player is seated at no new evening",

@@ -208,6 +208,77 @@ func (o LeaderboardOrder) Validate() error {
 	return Invalid("by", "must be one of %s, got %q", strings.Join(names, ", "), o)
 }
 
+// LeaderboardQuery asks for a leaderboard: the players over Filter ranked
+// By one order, those with fewer than MinHands hands left out, at most
+// Limit of them. Points of different games are added together only when
+// Mix says so. What is left out takes the defaults (resolve).
+type LeaderboardQuery struct {
+	By       LeaderboardOrder // "": ByPoints
+	Filter   StatsFilter
+	MinHands *int // nil: DefaultRatioMinHands for the ratio orders, else 0
+	Limit    int  // 0: DefaultLeaderboardLimit
+	Mix      bool
+}
+
+// The leaderboard's defaults and bounds.
+const (
+	// DefaultRatioMinHands is min_hands of the ratio orders (points per
+	// hand, win rate), which need some hands to mean anything.
+	DefaultRatioMinHands = 20
+	// DefaultLeaderboardLimit is how many entries a leaderboard lists
+	// unless asked.
+	DefaultLeaderboardLimit = 50
+)
+
+// resolve fills in the defaults and refuses an unknown order, a negative
+// min_hands or limit and a filter that is not valid: the one place a
+// leaderboard's defaults and checks are kept.
+func (q LeaderboardQuery) resolve() (LeaderboardQuery, error) {
+	if q.By == "" {
+		q.By = ByPoints
+	}
+	if q.MinHands == nil {
+		n := 0
+		if q.By == ByPointsPerHand || q.By == ByWinRate {
+			n = DefaultRatioMinHands
+		}
+		q.MinHands = &n
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultLeaderboardLimit
+	}
+	if err := q.By.Validate(); err != nil {
+		return q, err
+	}
+	if *q.MinHands < 0 {
+		return q, Invalid("min_hands", "must be 0 or more, got %d", *q.MinHands)
+	}
+	if q.Limit < 1 {
+		return q, Invalid("limit", "must be 1 or more, got %d", q.Limit)
+	}
+	return q, q.Filter.Check()
+}
+
+// oneGame refuses a leaderboard that would add up points of different
+// games without being asked to mix them: points of one game say nothing
+// about points of another. games are the settled sessions' games, live
+// the live sessions' rollup.
+func (q LeaderboardQuery) oneGame(games []string, live Rollup) error {
+	if q.Mix || q.Filter.Game != "" {
+		return nil
+	}
+	for _, r := range live.Sessions {
+		games = append(games, r.Game)
+	}
+	slices.Sort(games)
+	games = slices.Compact(games)
+	if len(games) <= 1 {
+		return nil
+	}
+	return Invalid("game", "the period holds %d games (%s) whose points do not add up: pass game to rank one of them, or mix=true to add them together",
+		len(games), strings.Join(games, ", "))
+}
+
 // Leaderboard ranks a club's players over the filter.
 type Leaderboard struct {
 	By       LeaderboardOrder   `json:"by"`

@@ -5,9 +5,80 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
+
+// Table is a standing group playing one game under one rule set, with the
+// game state that carries across hands and evenings.
+type Table struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Game   string `json:"game"`
+	Preset string `json:"preset"`
+	// Options are the overrides as given; Rules the resolved rule set.
+	Options json.RawMessage `json:"options"`
+	Rules   json.RawMessage `json:"rules"`
+	// Stake is the money per point in cents, exact (half a cent is common).
+	Stake score.Points `json:"stake_cents_per_point"`
+	// SettleMode is how the evening's money changes hands.
+	SettleMode SettleMode `json:"settle_mode"`
+	// MatchLossCents is what each loser of a Klaberjass match pays.
+	MatchLossCents int64 `json:"match_loss_cents"`
+	Hands          int   `json:"hands"`
+	// State is what the last hand left (a new table's is its NextHand).
+	State json.RawMessage `json:"state"`
+	// OpenSessionID is the session hands are recorded in now, if any.
+	OpenSessionID *int64 `json:"open_session_id"`
+	// NextHand is the state as the next hand will find it (the engine's
+	// preview): with the open session's seating and date when there is
+	// one. Filled by the service's reads.
+	NextHand  json.RawMessage `json:"next_hand,omitempty"`
+	CreatedAt time.Time       `json:"created_at"`
+	// Version counts the writes that change what the next hand is scored
+	// from; recording a hand expects the version it was decided from.
+	Version int64 `json:"-"`
+	// ChainHead is the hash of the table's last hand, read with Version:
+	// what the store chains the next hand to. The flows hand it back to
+	// the store unread.
+	ChainHead []byte `json:"-"`
+}
+
+// NewTable is a table to create.
+type NewTable struct {
+	Name           string
+	Game           string
+	Preset         string
+	Options        json.RawMessage
+	Stake          score.Points
+	SettleMode     SettleMode
+	MatchLossCents int64
+}
+
+// AfterHand is the table as a stored hand leaves it: the hand's number as
+// its count, the hand's state, the hand's hash as the chain's head, and
+// the next version. Every store applies it to the table's row in the
+// hand's transaction (the postgres store in SQL), and the hand path keeps
+// it as the table's snapshot (handLanes).
+func (t Table) AfterHand(h Hand) Table {
+	t.Hands, t.State, t.ChainHead, t.Version = h.Number, h.Result.State, h.Hash, t.Version+1
+	return t
+}
+
+// Standing is one player's total at a table or in a session.
+type Standing struct {
+	Player int64        `json:"player_id"`
+	Name   string       `json:"name"`
+	Points score.Points `json:"points"`
+	// Hands counts the hands he played, SatOut those he sat out (a redeal
+	// and a voided hand count for neither).
+	Hands  int `json:"hands"`
+	SatOut int `json:"sat_out"`
+	// Entries counts the hands with an entry of his, whatever they were:
+	// what a settlement reports as his hands.
+	Entries int `json:"-"`
+}
 
 // MaxMatchLossCents bounds what each loser of a Klaberjass match pays.
 const MaxMatchLossCents = 1_000_000
@@ -61,7 +132,7 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 			return err
 		}
 		if t, err = tx.InsertTable(ctx, nt, rules, preset); err != nil {
-			return err
+			return wrap(err, "CreateTable: InsertTable")
 		}
 		return remember(ctx, tx, idem, KindTable, t.ID)
 	})
@@ -77,7 +148,7 @@ func (s *Service) CreateTable(ctx context.Context, a Actor, nt NewTable, idem *I
 func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, error) {
 	t, err := s.Tables.FindTable(ctx, a.ClubID, id)
 	if err != nil {
-		return t, err
+		return t, wrap(err, "FindTable: FindTable")
 	}
 	open, err := s.openSessions(ctx, a.ClubID, id)
 	if err != nil {
@@ -93,7 +164,7 @@ func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, erro
 // TableStandings returns every player's total at a table, best first.
 func (s *Service) TableStandings(ctx context.Context, a Actor, tableID int64) ([]Standing, error) {
 	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
-		return nil, err
+		return nil, wrap(err, "TableStandings: FindTable")
 	}
 	list, err := s.Tables.TableStandings(ctx, a.ClubID, tableID)
 	return SortStandings(list), err
@@ -177,7 +248,7 @@ func (s *Service) UpdateTable(ctx context.Context, a Actor, id int64, u TableUpd
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		t, err := tx.Table(ctx, id)
 		if err != nil {
-			return err
+			return wrap(err, "UpdateTable: Table")
 		}
 		next, changed, err := u.apply(t)
 		if err != nil || len(changed) == 0 {
@@ -189,10 +260,10 @@ func (s *Service) UpdateTable(ctx context.Context, a Actor, id int64, u TableUpd
 			}
 		}
 		if _, err := tx.LockTable(ctx, id); err != nil {
-			return err
+			return wrap(err, "UpdateTable: LockTable")
 		}
 		if err := tx.UpdateTable(ctx, next); err != nil {
-			return err
+			return wrap(err, "UpdateTable: UpdateTable")
 		}
 		return tx.RecordChange(ctx, NewChange{Kind: ChangeTableUpdated, TableID: &id, Data: map[string]any{"changed": changed}})
 	})

@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -134,32 +133,6 @@ type SessionRound struct {
 	HandsPerRound int
 	Round         int
 	TimeUp        bool
-}
-
-// TournamentStore holds a club's tournaments.
-type TournamentStore interface {
-	FindTournament(ctx context.Context, clubID, id int64) (Tournament, error)
-	// SessionRound returns the tournament round of a session; found is
-	// false for a session of no tournament.
-	SessionRound(ctx context.Context, clubID, sessionID int64) (r SessionRound, found bool, err error)
-	// ListTournaments returns a page of the club's tournaments, newest
-	// first: those older than p.After when it is not 0.
-	ListTournaments(ctx context.Context, clubID int64, p Page) ([]Tournament, error)
-}
-
-// TournamentTx holds a club's tournaments in a write flow.
-type TournamentTx interface {
-	InsertTournament(ctx context.Context, nt NewTournament) (Tournament, error)
-	Tournament(ctx context.Context, id int64) (Tournament, error)
-	// LockTournament reads a tournament and locks it until the
-	// transaction ends: every write of its rounds takes this lock first.
-	LockTournament(ctx context.Context, id int64) (Tournament, error)
-	InsertRound(ctx context.Context, tournamentID int64, r Round) error
-	// SetRoundTimeUp marks a round's playing time as over now.
-	SetRoundTimeUp(ctx context.Context, tournamentID int64, round int) error
-	// SessionRound returns the tournament round of a session; found is
-	// false for a session of no tournament.
-	SessionRound(ctx context.Context, sessionID int64) (r SessionRound, found bool, err error)
 }
 
 // Validate trims the name, fills in the defaults and refuses what a

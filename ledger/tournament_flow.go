@@ -44,12 +44,12 @@ func (s *Service) CreateTournament(ctx context.Context, a Actor, nt NewTournamen
 		if nt.Date == "" {
 			club, err := tx.FindClub(ctx)
 			if err != nil {
-				return err
+				return wrap(err, "CreateTournament: FindClub")
 			}
 			nt.Date = Today(s.now(), club.TimeZone)
 		}
 		if tr, err = tx.InsertTournament(ctx, nt); err != nil {
-			return err
+			return wrap(err, "CreateTournament: InsertTournament")
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeTournamentCreated,
 			Data: map[string]any{"tournament": tr.ID, "name": tr.Name, "date": tr.Date, "hands_per_round": tr.HandsPerRound}}); err != nil {
@@ -79,7 +79,7 @@ func (s *Service) OpenRound(ctx context.Context, a Actor, tournamentID int64, se
 			return err
 		}
 		if tr, err = tx.LockTournament(ctx, tournamentID); err != nil {
-			return err
+			return wrap(err, "OpenRound: LockTournament")
 		}
 		if err := CheckSeatings(tr, seatings); err != nil {
 			return err
@@ -99,14 +99,14 @@ func (s *Service) OpenRound(ctx context.Context, a Actor, tournamentID int64, se
 			return err
 		}
 		if err := tx.InsertRound(ctx, tr.ID, round); err != nil {
-			return err
+			return wrap(err, "OpenRound: InsertRound")
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeRoundOpened,
 			Data: map[string]any{"tournament": tr.ID, "round": round.Number, "tables": roundTablesData(round.Tables)}}); err != nil {
 			return err
 		}
 		if tr, err = tx.Tournament(ctx, tr.ID); err != nil {
-			return err
+			return wrap(err, "OpenRound: Tournament")
 		}
 		return remember(ctx, tx, idem, KindRound, tr.ID)
 	})
@@ -121,11 +121,11 @@ func finishRound(ctx context.Context, tx Tx, a Actor, tr Tournament, r Round) er
 	for _, rt := range r.Tables {
 		sess, err := tx.Session(ctx, rt.Session)
 		if err != nil {
-			return err
+			return wrap(err, "finishRound: Session")
 		}
 		in, err := tx.SettleInput(ctx, sess)
 		if err != nil {
-			return err
+			return wrap(err, "finishRound: SettleInput")
 		}
 		at := roundOf(tr, r, in)
 		if !at.complete() {
@@ -153,11 +153,11 @@ func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSea
 	for _, st := range seatings {
 		t, err := tx.LockTable(ctx, st.Table)
 		if err != nil {
-			return round, err
+			return round, wrap(err, "openSessions: LockTable")
 		}
 		open, err := tx.OpenSessionOf(ctx, st.Table)
 		if err != nil {
-			return round, err
+			return round, wrap(err, "openSessions: OpenSessionOf")
 		}
 		if open != 0 {
 			return round, &Error{Code: ECONFLICT, Message: fmt.Sprintf("%s hat noch die offene Sitzung %d; schließe sie zuerst", t.Name, open),
@@ -165,7 +165,7 @@ func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSea
 		}
 		sess, err := tx.InsertSession(ctx, st.Table, tr.Date, st.Players, t.Terms())
 		if err != nil {
-			return round, err
+			return round, wrap(err, "openSessions: InsertSession")
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeSessionOpened, TableID: &sess.TableID, SessionID: &sess.ID,
 			Data: map[string]any{"date": sess.Date, "seating": sess.Seating, "tournament": tr.ID, "round": round.Number}}); err != nil {
@@ -179,14 +179,14 @@ func openSessions(ctx context.Context, tx Tx, tr Tournament, seatings []RoundSea
 // closeSessionTx closes and settles an open session, as CloseSession does.
 func closeSessionTx(ctx context.Context, tx Tx, a Actor, sess Session) error {
 	if _, err := tx.LockTable(ctx, sess.TableID); err != nil {
-		return err
+		return wrap(err, "closeSessionTx: LockTable")
 	}
 	sess, err := tx.CloseSession(ctx, sess.ID)
 	if err != nil {
-		return err
+		return wrap(err, "closeSessionTx: CloseSession")
 	}
 	if err := tx.RecordChange(ctx, NewChange{Kind: ChangeSessionClosed, TableID: &sess.TableID, SessionID: &sess.ID}); err != nil {
-		return err
+		return wrap(err, "closeSessionTx: RecordChange")
 	}
 	return settle(ctx, tx, a, sess)
 }
@@ -200,7 +200,7 @@ func (s *Service) RoundTimeUp(ctx context.Context, a Actor, tournamentID int64, 
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		var err error
 		if tr, err = tx.LockTournament(ctx, tournamentID); err != nil {
-			return err
+			return wrap(err, "RoundTimeUp: LockTournament")
 		}
 		if round < 1 || round > len(tr.Rounds) {
 			return Errorf(ENOTFOUND, "das Turnier „%s“ hat keine Runde %d", tr.Name, round)
@@ -213,11 +213,11 @@ func (s *Service) RoundTimeUp(ctx context.Context, a Actor, tournamentID int64, 
 		}
 		for _, rt := range tr.Rounds[round-1].Tables {
 			if _, err := tx.LockTable(ctx, rt.Table); err != nil {
-				return err
+				return wrap(err, "RoundTimeUp: LockTable")
 			}
 		}
 		if err := tx.SetRoundTimeUp(ctx, tr.ID, round); err != nil {
-			return err
+			return wrap(err, "RoundTimeUp: SetRoundTimeUp")
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeRoundTimeUp,
 			Data: map[string]any{"tournament": tr.ID, "round": round}}); err != nil {

@@ -135,18 +135,18 @@ func (s *Service) ListTournaments(ctx context.Context, a Actor, p Page) ([]Tourn
 func (s *Service) loadTournament(ctx context.Context, clubID, id int64) (Tournament, []tableRound, error) {
 	tr, err := s.Tournaments.FindTournament(ctx, clubID, id)
 	if err != nil {
-		return tr, nil, err
+		return tr, nil, wrap(err, "loadTournament: FindTournament")
 	}
 	var parts []tableRound
 	for _, r := range tr.Rounds {
 		for _, rt := range r.Tables {
 			sess, err := s.Tables.FindSession(ctx, clubID, rt.Session)
 			if err != nil {
-				return tr, nil, err
+				return tr, nil, wrap(err, "loadTournament: FindSession")
 			}
 			in, err := s.Money.SettleInput(ctx, clubID, sess)
 			if err != nil {
-				return tr, nil, err
+				return tr, nil, wrap(err, "loadTournament: SettleInput")
 			}
 			parts = append(parts, tableRound{round: r, in: in})
 		}
@@ -284,7 +284,7 @@ func (s *Service) Ranking(ctx context.Context, a Actor, id int64) (Ranking, erro
 	}
 	club, err := s.Clubs.FindClub(ctx, a.ClubID)
 	if err != nil {
-		return Ranking{}, err
+		return Ranking{}, wrap(err, "Ranking: FindClub")
 	}
 	return buildRanking(club, tr, parts), nil
 }

@@ -20,6 +20,8 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/handpack"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 // TestGenerateIsReproducible generates the same small history twice into
@@ -33,7 +35,7 @@ func TestGenerateIsReproducible(t *testing.T) {
 		url := pgtest.URL(t)
 		var out bytes.Buffer
 		args := []string{"stichbuch-bench", "generate", "--hands", "600", "--tables", "6", "--seed", "3", "--workers", "3"}
-		if err := run(ctx, args, envFunc(map[string]string{"DATABASE_URL": url, "LOG_LEVEL": "warn"}), &out, io.Discard); err != nil {
+		if err := run(ctx, args, cmdtest.Env(map[string]string{"DATABASE_URL": url, "LOG_LEVEL": "warn"}), &out, io.Discard); err != nil {
 			t.Fatalf("generate: %v\n%s", err, out.String())
 		}
 		pool, err := postgres.Connect(ctx, url)

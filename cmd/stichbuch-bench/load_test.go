@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 // runLoad runs `stichbuch-bench load` with args and returns its JSON result.
 func runLoad(t *testing.T, getenv func(string) string, args ...string) loadResult {
 	t.Helper()
-	var stdout, stderr syncBuffer
+	var stdout, stderr cmdtest.SyncBuffer
 	err := run(context.Background(), append([]string{"stichbuch-bench", "load", "--json"}, args...), getenv, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("load %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
@@ -59,10 +61,10 @@ func checkCounts(t *testing.T, res loadResult) {
 // table whose numbers must stay gap-free. Timings are not asserted.
 func TestLoadAgainstAService(t *testing.T) {
 	dbURL := pgtest.URL(t)
-	getenv := envFunc(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
-	svc := startService(t, getenv)
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
+	svc := startAPI(t, getenv)
 	defer svc.stop()
-	key := createClub(t, getenv)
+	key := seedClub(t, getenv)
 
 	args := []string{"--url", svc.base, "--key", key, "--tables", "5", "--games", "mix", "--duration", "1s", "--warmup", "200ms"}
 	if script, err := filepath.Abs("../../ledger/postgres/bench/hand.sql"); err == nil && havePgbench() {
@@ -111,8 +113,8 @@ func TestLoadAgainstAService(t *testing.T) {
 }
 
 func TestLoadRefusesOtherHosts(t *testing.T) {
-	getenv := envFunc(nil)
-	var out syncBuffer
+	getenv := cmdtest.Env(nil)
+	var out cmdtest.SyncBuffer
 	for _, url := range []string{"http://example.com", "http://10.1.2.3:8080", "ftp://127.0.0.1"} {
 		if err := run(context.Background(), []string{"stichbuch-bench", "load", "--url", url, "--key", "sb_1_1_x", "--duration", "1s"}, getenv, &out, &out); err == nil {
 			t.Errorf("load --url %s: no error", url)
@@ -132,8 +134,8 @@ func havePgbench() bool {
 func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
 	ctx := context.Background()
 	dbURL := pgtest.URL(t)
-	getenv := envFunc(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
-	var out, errOut syncBuffer
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
+	var out, errOut cmdtest.SyncBuffer
 	if err := run(ctx, []string{"stichbuch-bench", "generate", "--hands", "400", "--tables", "5", "--seed", "11", "--workers", "2", "--until", "2026-03-31"},
 		getenv, &out, &errOut); err != nil {
 		t.Fatalf("generate: %v\n%s", err, errOut.String())
@@ -142,7 +144,7 @@ func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
 	if admin == "" {
 		t.Fatalf("generate printed no admin key:\n%s", out.String())
 	}
-	svc := startService(t, getenv)
+	svc := startAPI(t, getenv)
 	defer svc.stop()
 	// A reader key, as a club hands one to its members' app.
 	_, reader, err := newLoadClient(svc.base, admin, 1, 10*time.Second).create(ctx, "/v1/keys", map[string]any{"role": "reader", "label": "stats"})
@@ -150,7 +152,7 @@ func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
 		t.Fatalf("creating a reader key: %q, %v", reader, err)
 	}
 
-	var stdout, stderr syncBuffer
+	var stdout, stderr cmdtest.SyncBuffer
 	err = run(ctx, []string{"stichbuch-bench", "load", "--json", "--stats", "--url", svc.base, "--key", reader,
 		"--tables", "2", "--duration", "700ms", "--warmup", "100ms"}, getenv, &stdout, &stderr)
 	if err != nil {
@@ -203,7 +205,7 @@ func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
 // runs it as a process of its own against the database, creates a club and
 // measures; the service's process is measured apart from the tool's.
 func TestLoadStartsTheService(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	res := runLoad(t, getenv, "--start", "--tables", "2", "--duration", "500ms", "--warmup", "100ms")
 	checkCounts(t, res)
 	if !res.Started || !strings.HasPrefix(res.Service, "http://127.0.0.1:") {
@@ -213,7 +215,7 @@ func TestLoadStartsTheService(t *testing.T) {
 		t.Errorf("peak RSS %.1f MB: the started service's process was not measured", res.PeakRSSMB)
 	}
 
-	var out syncBuffer
+	var out cmdtest.SyncBuffer
 	err := run(context.Background(), []string{"stichbuch-bench", "load", "--start", "--bin", filepath.Join(t.TempDir(), "missing"), "--duration", "1s"}, getenv, &out, &out)
 	if err == nil {
 		t.Error("load --start with a --bin that does not exist: no error")

@@ -9,54 +9,28 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stichbuch/stichbuch/api"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// syncBuffer is an io.Writer the test can read while run writes to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// With DATABASE_URL, STICHBUCH_CHAIN_KEY_FILE defaults to the tests' key
-// file: every database of a test binary is one installation's.
-func envFunc(vars map[string]string) func(string) string {
-	return func(k string) string {
-		if v, ok := vars[k]; ok || k != "STICHBUCH_CHAIN_KEY_FILE" || vars["DATABASE_URL"] == "" {
-			return v
-		}
-		return pgtest.ChainKeyFile()
-	}
-}
-
 // service is the API on a loopback port of this process, as `stichbuch
-// serve` wires it (without a rate limit), over the database at DATABASE_URL.
+// serve` wires it (without a rate limit), over the database at DATABASE_URL:
+// this command cannot run the other's serve, whose own tests start it
+// through its run.
 type service struct {
 	base string
 	stop func() error
 }
 
-func startService(t *testing.T, getenv func(string) string) service {
+func startAPI(t *testing.T, getenv func(string) string) service {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pool, err := postgres.Connect(ctx, getenv("DATABASE_URL"))
@@ -96,9 +70,9 @@ func startService(t *testing.T, getenv func(string) string) service {
 	return service{base: "http://" + ln.Addr().String(), stop: stop}
 }
 
-// createClub creates a club in the database at DATABASE_URL, as `stichbuch
-// club create` does, and returns its admin key.
-func createClub(t *testing.T, getenv func(string) string) string {
+// seedClub creates a club in the database at DATABASE_URL with the load
+// tool's createLoadClub and returns its admin key.
+func seedClub(t *testing.T, getenv func(string) string) string {
 	t.Helper()
 	key, err := createLoadClub(context.Background(), getenv("DATABASE_URL"))
 	if err != nil {
@@ -109,10 +83,10 @@ func createClub(t *testing.T, getenv func(string) string) string {
 
 func TestRunRefusesUnknownCommands(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"stichbuch-bench", "serve"}, envFunc(nil), &stdout, &stderr); err == nil {
+	if err := run(context.Background(), []string{"stichbuch-bench", "serve"}, cmdtest.Env(nil), &stdout, &stderr); err == nil {
 		t.Error("unknown command (the service's serve) accepted")
 	}
-	if err := run(context.Background(), []string{"stichbuch-bench"}, envFunc(nil), &stdout, &stderr); err == nil {
+	if err := run(context.Background(), []string{"stichbuch-bench"}, cmdtest.Env(nil), &stdout, &stderr); err == nil {
 		t.Error("no command accepted")
 	}
 	for _, want := range []string{"stichbuch-bench load", "stichbuch-bench generate"} {

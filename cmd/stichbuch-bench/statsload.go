@@ -247,7 +247,7 @@ func (c *loadClient) statsYear(ctx context.Context, o loadOptions, players []int
 	}
 	q := url.Values{}
 	for _, id := range players[:min(len(players), 20)] {
-		q.Add("player", strconv.FormatInt(id, 10))
+		q.Add("player_id", strconv.FormatInt(id, 10))
 	}
 	status, body, err := c.call(ctx, c.auth, http.MethodGet, "/v1/stats/series?"+q.Encode(), nil, "", true)
 	if err != nil {

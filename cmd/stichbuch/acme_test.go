@@ -20,6 +20,7 @@ import (
 	"github.com/letsencrypt/pebble/v2/wfe"
 	"github.com/miekg/dns"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
@@ -51,7 +52,7 @@ func startTestDNS(t *testing.T, name string) string {
 }
 
 // syncLog is a log.Logger's writer the test can read.
-type syncLog struct{ syncBuffer }
+type syncLog struct{ cmdtest.SyncBuffer }
 
 // TestServeGetsItsCertificateFromAnACMECA runs Let's Encrypt's test CA,
 // Pebble, from its module in this process on loopback: its front end
@@ -91,7 +92,7 @@ func TestServeGetsItsCertificateFromAnACMECA(t *testing.T) {
 	}
 
 	data := t.TempDir()
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	svc, addr := startTLSService(t, getenv, "--domain", domain, "--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0",
 		"--acme-dir", acmeSrv.URL+"/dir", "--acme-roots", roots, "--acme-email", "kasse@club.stichbuch.test", "--data", data)
 	defer svc.stop()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
@@ -49,7 +50,7 @@ func waitForBackups(t *testing.T, metrics, result string, n float64) {
 // newest passes restore-check; a backup with a hand changed does not.
 func TestScheduledBackupsRotateAndRestore(t *testing.T) {
 	dbURL := pgtest.URL(t)
-	getenv := envFunc(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	dir := filepath.Join(t.TempDir(), "backups")
 	svc := startService(t, getenv, "--metrics-addr", "127.0.0.1:0", "--backup-dir", dir, "--backup-every", "2s", "--backup-keep", "2")
@@ -78,7 +79,7 @@ func TestScheduledBackupsRotateAndRestore(t *testing.T) {
 		t.Errorf("the newest backup holds no hand (it was taken after the evening's hand)")
 	}
 
-	var out, log syncBuffer
+	var out, log cmdtest.SyncBuffer
 	if err := run(context.Background(), []string{"stichbuch", "restore-check", newest}, getenv, &out, &log); err != nil {
 		t.Fatalf("restore-check of the newest backup: %v\n%s\n%s", err, out.String(), log.String())
 	}
@@ -95,7 +96,7 @@ func TestScheduledBackupsRotateAndRestore(t *testing.T) {
 	if err := os.WriteFile(forged, changed, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out = syncBuffer{}
+	out = cmdtest.SyncBuffer{}
 	if err := run(context.Background(), []string{"stichbuch", "restore-check", forged}, getenv, &out, &log); err == nil {
 		t.Errorf("restore-check passed a backup with a hand changed:\n%s", out.String())
 	}
@@ -111,7 +112,7 @@ func TestScheduledBackupsRotateAndRestore(t *testing.T) {
 // (As root, permissions do not stop a write: there the directory's path
 // runs through a regular file.)
 func TestBackupFailureIsLoggedCountedAndHarmless(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "backups")

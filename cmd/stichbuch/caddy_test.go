@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
@@ -32,7 +33,7 @@ func TestServeBehindCaddy(t *testing.T) {
 	if err != nil {
 		t.Skip("caddy is not installed (apt-get install caddy); .ci/run installs it")
 	}
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	svc := startService(t, getenv, "--trusted-proxy", "127.0.0.1")
 	defer svc.stop()
@@ -46,7 +47,7 @@ func TestServeBehindCaddy(t *testing.T) {
 		"STICHBUCH_DOMAIN=https://"+domain+":0", "STICHBUCH_UPSTREAM="+strings.TrimPrefix(svc.base, "http://"),
 		"CADDY_GLOBAL_OPTIONS=admin off\nlocal_certs\nskip_install_trust\nauto_https disable_redirects\nstorage file_system "+dir+"/storage\nservers {\nprotocols h1 h2\n}",
 		"CADDY_SITE_OPTIONS=bind 127.0.0.1")
-	var caddyLog syncBuffer
+	var caddyLog cmdtest.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &caddyLog, &caddyLog
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second

@@ -37,6 +37,8 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
 	"github.com/stichbuch/stichbuch/ledger/postgres/handpack"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 // crashChildEnv makes the test binary the service: the tests re-exec
@@ -73,7 +75,7 @@ type crashChild struct {
 	cmd    *exec.Cmd
 	done   chan struct{} // closed when the process has ended
 	err    error         // its exit, once done is closed
-	stdout *syncBuffer
+	stdout *cmdtest.SyncBuffer
 	stderr *runenv.TailBuffer
 	failed *lineFilter // the log lines of 500s and panics
 	pgLog  *lineFilter // the log lines about the embedded PostgreSQL
@@ -131,7 +133,7 @@ func spawnServe(t *testing.T, env []string, args ...string) *crashChild {
 	if slices.ContainsFunc(env, func(v string) bool { return strings.HasPrefix(v, "DATABASE_URL=") && v != "DATABASE_URL=" }) {
 		cmd.Env = append(cmd.Env, "STICHBUCH_CHAIN_KEY_FILE="+pgtest.ChainKeyFile())
 	}
-	c := &crashChild{cmd: cmd, done: make(chan struct{}), stdout: &syncBuffer{}, stderr: &runenv.TailBuffer{}}
+	c := &crashChild{cmd: cmd, done: make(chan struct{}), stdout: &cmdtest.SyncBuffer{}, stderr: &runenv.TailBuffer{}}
 	c.pgLog = &lineFilter{re: regexp.MustCompile(`PostgreSQL`), next: c.stderr}
 	c.failed = &lineFilter{re: regexp.MustCompile(`status=500|panic`), next: c.pgLog}
 	cmd.Stdout, cmd.Stderr = c.stdout, c.failed
@@ -608,7 +610,7 @@ func TestSIGKILLUnderLoadLosesNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	dbURL := pgtest.URL(t)
-	apiKey := createClub(t, envFunc(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"}))
+	apiKey := createClub(t, cmdtest.Env(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"}))
 	svc := startCrashChild(t, dbURL)
 	loaders := newLoaders(setupCrashTables(t, svc.base, apiKey, 8), apiKey)
 
@@ -750,7 +752,7 @@ func TestPostgresDownAndBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	dbURL := pg.ConnString("stichbuch")
-	apiKey := createClub(t, envFunc(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"}))
+	apiKey := createClub(t, cmdtest.Env(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"}))
 	svc := startCrashChild(t, dbURL)
 	loaders := newLoaders(setupCrashTables(t, svc.base, apiKey, 8), apiKey)
 	setupTook := time.Since(began)

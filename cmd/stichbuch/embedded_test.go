@@ -34,6 +34,8 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/cluster"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 // embedded is a data directory for serve's own PostgreSQL.
@@ -109,7 +111,7 @@ func (e *embedded) operator(t *testing.T, args ...string) (string, error) {
 // chainKey is the chain key serve created in the data directory.
 func (e *embedded) chainKey(t *testing.T) chain.Key {
 	t.Helper()
-	key, err := runenv.ChainKey(envFunc(nil), e.data, slog.New(slog.DiscardHandler))
+	key, err := runenv.ChainKey(cmdtest.Env(nil), e.data, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +120,7 @@ func (e *embedded) chainKey(t *testing.T) chain.Key {
 
 // getenv is the environment of an operator command run in this process.
 func (e *embedded) getenv() func(string) string {
-	return envFunc(map[string]string{"PATH": os.Getenv("PATH"), "TMPDIR": e.opTmp, "LOG_LEVEL": "warn"})
+	return cmdtest.Env(map[string]string{"PATH": os.Getenv("PATH"), "TMPDIR": e.opTmp, "LOG_LEVEL": "warn"})
 }
 
 // holder reads the lock file's record.

@@ -15,6 +15,8 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 	"github.com/stichbuch/stichbuch/ledger/score"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 // TestExportImportCommands backs a club up with `stichbuch export`,
@@ -24,8 +26,8 @@ import (
 func TestExportImportCommands(t *testing.T) {
 	ctx := context.Background()
 	srcURL, dstURL := pgtest.URL(t), pgtest.URL(t)
-	src := envFunc(map[string]string{"DATABASE_URL": srcURL, "LOG_LEVEL": "warn"})
-	dst := envFunc(map[string]string{"DATABASE_URL": dstURL, "LOG_LEVEL": "warn"})
+	src := cmdtest.Env(map[string]string{"DATABASE_URL": srcURL, "LOG_LEVEL": "warn"})
+	dst := cmdtest.Env(map[string]string{"DATABASE_URL": dstURL, "LOG_LEVEL": "warn"})
 	secret := createClub(t, src)
 
 	pool, err := postgres.Connect(ctx, srcURL)
@@ -94,7 +96,7 @@ func TestExportImportCommands(t *testing.T) {
 
 	// Another installation (another chain key) refuses the document, and
 	// takes it with --foreign, chained anew with its own key.
-	other := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn",
+	other := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn",
 		"STICHBUCH_CHAIN_KEY_FILE": filepath.Join(t.TempDir(), "other.key")})
 	if _, err := cmd(other, "import", file); err == nil || !strings.Contains(err.Error(), "nothing stored") ||
 		!strings.Contains(err.Error(), "hand 1: its hash was made with the chain key") || !strings.Contains(err.Error(), "--foreign") {
@@ -160,8 +162,8 @@ func TestExportImportCommands(t *testing.T) {
 func TestExportImportOfAGeneratedHistory(t *testing.T) {
 	ctx := context.Background()
 	srcURL := pgtest.URL(t)
-	src := envFunc(map[string]string{"DATABASE_URL": srcURL, "LOG_LEVEL": "warn"})
-	dst := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	src := cmdtest.Env(map[string]string{"DATABASE_URL": srcURL, "LOG_LEVEL": "warn"})
+	dst := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	dir := t.TempDir()
 	step := func(getenv func(string) string, args ...string) string {
 		t.Helper()

@@ -27,6 +27,7 @@ import (
 	"github.com/makiuchi-d/gozxing"
 	"github.com/makiuchi-d/gozxing/qrcode"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
@@ -170,7 +171,7 @@ func TestServeHTTPSFromCertificateFiles(t *testing.T) {
 	c1, k1 := ca.issue(t, 1, "tisch.stichbuch.test")
 	writeAtomically(t, certFile, c1)
 	writeAtomically(t, keyFile, k1)
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	svc, addr := startTLSService(t, getenv, "--tls-cert", certFile, "--tls-key", keyFile, "--http-addr", "127.0.0.1:0")
 	defer svc.stop()
 	_, port, _ := net.SplitHostPort(addr)
@@ -307,7 +308,7 @@ func terminalQRIn(out string) []string {
 // in. With --public-url, the terminal's QR code and an invitation's link
 // and QR code carry it.
 func TestServeShowsThePhonesTheWay(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 
 	local := startService(t, getenv)

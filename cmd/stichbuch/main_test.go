@@ -12,63 +12,28 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// syncBuffer is an io.Writer the test can read while run writes to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// With DATABASE_URL, STICHBUCH_CHAIN_KEY_FILE defaults to the tests' key
-// file: every database of a test binary is one installation's. Serve
-// serves no metrics unless a test says where (the default port is fixed).
-func envFunc(vars map[string]string) func(string) string {
-	return func(k string) string {
-		if v, ok := vars[k]; ok {
-			return v
-		}
-		switch {
-		case k == "STICHBUCH_METRICS_ADDR":
-			return "off"
-		case k == "STICHBUCH_CHAIN_KEY_FILE" && vars["DATABASE_URL"] != "":
-			return pgtest.ChainKeyFile()
-		}
-		return ""
-	}
-}
 
 // service is a running `stichbuch serve`, started through run().
 type service struct {
 	base string
 	stop func() error
-	out  *syncBuffer // what serve printed
-	log  *syncBuffer // what serve logged
+	out  *cmdtest.SyncBuffer // what serve printed
+	log  *cmdtest.SyncBuffer // what serve logged
 }
 
 func startService(t *testing.T, getenv func(string) string, args ...string) service {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
+	var stdout, stderr cmdtest.SyncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, append([]string{"stichbuch", "serve", "--addr", "127.0.0.1:0"}, args...), getenv, &stdout, &stderr)
@@ -167,7 +132,7 @@ func standings(t *testing.T, base, key string, table float64) string {
 // STICHBUCH_CHAIN_KEY_FILE, serve, verify and import refuse to start,
 // saying what to set; club create needs no key.
 func TestServeWantsAChainKeyWithDatabaseURL(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn", "STICHBUCH_CHAIN_KEY_FILE": ""})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn", "STICHBUCH_CHAIN_KEY_FILE": ""})
 	createClub(t, getenv)
 	doc := filepath.Join(t.TempDir(), "club.ndjson")
 	if err := os.WriteFile(doc, nil, 0o600); err != nil {
@@ -184,7 +149,7 @@ func TestServeWantsAChainKeyWithDatabaseURL(t *testing.T) {
 // TestRunServesAndRecordsAHand starts the whole program on a free port
 // against DATABASE_URL and records a hand over HTTP.
 func TestRunServesAndRecordsAHand(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	svc := startService(t, getenv)
 	defer svc.stop()
@@ -207,7 +172,7 @@ func TestRunServesAndRecordsAHand(t *testing.T) {
 // the app's setup link; its token creates the club once, and a service
 // that has a club prints none.
 func TestServeOffersTheFirstClub(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	svc := startService(t, getenv)
 	defer svc.stop()
 	m := regexp.MustCompile(`no club yet: open (http://\S+)/\?setup=([0-9a-f]{32}) `).FindStringSubmatch(svc.out.String())
@@ -240,7 +205,7 @@ func TestRunOnEmbeddedPostgres(t *testing.T) {
 	}
 	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o755) // as root the cluster runs as the postgres user
-	getenv := envFunc(map[string]string{"PATH": os.Getenv("PATH"), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"PATH": os.Getenv("PATH"), "LOG_LEVEL": "warn"})
 	data := "--data=" + dir + "/data"
 	key := createClub(t, getenv, data)
 
@@ -260,10 +225,10 @@ func TestRunOnEmbeddedPostgres(t *testing.T) {
 
 func TestRunRefusesUnknownCommands(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"stichbuch", "frobnicate"}, envFunc(nil), &stdout, &stderr); err == nil {
+	if err := run(context.Background(), []string{"stichbuch", "frobnicate"}, cmdtest.Env(nil), &stdout, &stderr); err == nil {
 		t.Error("unknown command accepted")
 	}
-	if err := run(context.Background(), []string{"stichbuch"}, envFunc(nil), &stdout, &stderr); err == nil {
+	if err := run(context.Background(), []string{"stichbuch"}, cmdtest.Env(nil), &stdout, &stderr); err == nil {
 		t.Error("no command accepted")
 	}
 	if !strings.Contains(stderr.String(), "stichbuch serve") {
@@ -275,7 +240,7 @@ func TestRunRefusesUnknownCommands(t *testing.T) {
 // is disconnected after the header timeout instead of holding the
 // connection.
 func TestSlowClientsAreCutOff(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "error"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "error"})
 	svc := startService(t, getenv, "--header-timeout", "300ms")
 	defer svc.stop()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(svc.base, "http://"))
@@ -310,7 +275,7 @@ func TestServeListensOnThisMachineByDefault(t *testing.T) {
 // TestKeyListSaysWhatAKeyReaches lists a club's keys after a phone joined
 // a table: the admin's key reaches the club, the phone's only its table.
 func TestKeyListSaysWhatAKeyReaches(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	svc := startService(t, getenv)
 	defer svc.stop()

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
 
@@ -95,7 +96,7 @@ func labelValues(families map[string]*dto.MetricFamily, name, label string) []st
 // whole passes the client library's linter and, where Debian's
 // prometheus package is installed, `promtool check metrics`.
 func TestMetricsOfAnEvening(t *testing.T) {
-	getenv := envFunc(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": pgtest.URL(t), "LOG_LEVEL": "warn"})
 	key := createClub(t, getenv)
 	svc := startService(t, getenv, "--metrics-addr", "127.0.0.1:0")
 	defer svc.stop()

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
+
+	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
 )
 
 // streamWatch opens an event stream and reports on ready once it has
@@ -54,7 +56,7 @@ func TestSIGTERMWithOpenStreams(t *testing.T) {
 		t.Skip("runs the service in a process of its own")
 	}
 	dbURL := pgtest.URL(t)
-	admin := createClub(t, envFunc(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"}))
+	admin := createClub(t, cmdtest.Env(map[string]string{"DATABASE_URL": dbURL, "LOG_LEVEL": "warn"}))
 	svc := startCrashChild(t, dbURL)
 	var keys []string // a key may hold 32 streams
 	for range 4 {

@@ -3,6 +3,7 @@ package backup
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -32,11 +33,14 @@ type ImportTx interface {
 	// order of Batch's fields and each list in its order, the hands and
 	// revisions with their links as given.
 	Write(ctx context.Context, b *Batch) error
-	// Complete rebuilds the running totals from the entries, the
-	// statistics from the hands and the latest settlement versions and
-	// each table's chain head from its last hand, and moves the id
-	// sequences past the imported ids.
+	// Complete rebuilds the running totals from the entries and each
+	// table's chain head from its last hand, and moves the id sequences
+	// past the imported ids.
 	Complete(ctx context.Context, clubID int64) error
+	// Stats is the club's statistics in the import's transaction, which
+	// Import rebuilds from the hands and the latest settlement versions
+	// (ledger.RebuildStats).
+	Stats(clubID int64) ledger.StatsTx
 	// AddKey stores a new API key of the club under the next free id.
 	AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error)
 	// FirstBreach returns the first invariant verify checks that the
@@ -172,7 +176,10 @@ func ImportWith(ctx context.Context, store ImportStore, r io.Reader, opts Import
 			return err
 		}
 		if err := tx.Complete(ctx, im.club.ID); err != nil {
-			return err
+			return fmt.Errorf("completing the import of club %d: %w", im.club.ID, err)
+		}
+		if err := ledger.RebuildStats(ctx, tx.Stats(im.club.ID)); err != nil {
+			return fmt.Errorf("rebuilding the statistics of club %d: %w", im.club.ID, err)
 		}
 		key, secret, err := ledger.MintKey(ledger.RoleAdmin, AdminKeyLabel)
 		if err != nil {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
-	"github.com/stichbuch/stichbuch/ledger/backup/backuptest"
 	"github.com/stichbuch/stichbuch/ledger/chain"
+	"github.com/stichbuch/stichbuch/ledger/internal/backuptest"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -154,6 +154,23 @@ func (f *fakeStore) Write(ctx context.Context, b *backup.Batch) error {
 func (f *fakeStore) Complete(ctx context.Context, clubID int64) error {
 	f.calls = append(f.calls, "complete")
 	return nil
+}
+
+// Stats is a club without statistics to rebuild: the fake keeps no
+// sessions.
+func (f *fakeStore) Stats(int64) ledger.StatsTx { return noStats{} }
+
+// noStats is the statistics of a store that keeps no sessions.
+type noStats struct{}
+
+func (noStats) StatSession(context.Context, int64) (ledger.StatSession, error) {
+	return ledger.StatSession{}, ledger.Errorf(ledger.ENOTFOUND, "no sessions")
+}
+func (noStats) StoreRollup(context.Context, ledger.SessionRollup) error { return nil }
+func (noStats) MarkLive(context.Context, int64) error                   { return nil }
+func (noStats) ClearStats(context.Context) error                        { return nil }
+func (noStats) StatSessions(context.Context, int64, int) ([]int64, error) {
+	return nil, nil
 }
 
 func (f *fakeStore) AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error) {

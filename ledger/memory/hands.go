@@ -25,9 +25,20 @@ func (d *data) handByNumber(clubID, tableID int64, n int) (handRow, bool) {
 	return h, ok && h.club == clubID
 }
 
-// ListHands returns a table's hands numbered after p.After, in order.
-func (s *Store) ListHands(_ context.Context, clubID, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
-	return read(s, func(d *data) ([]ledger.Hand, error) { return d.handsAfter(clubID, tableID, int(p.After), p.Limit), nil })
+// ListHands returns a table's hands in the filter, in order.
+func (s *Store) ListHands(_ context.Context, clubID, tableID int64, f ledger.HandFilter) ([]ledger.Hand, error) {
+	return read(s, func(d *data) ([]ledger.Hand, error) {
+		var out []ledger.Hand
+		for _, h := range d.handsAfter(clubID, tableID, int(f.Page.After), -1) {
+			if f.Page.Limit > 0 && len(out) == f.Page.Limit {
+				break
+			}
+			if f.SessionID == 0 || h.SessionID == f.SessionID {
+				out = append(out, h)
+			}
+		}
+		return out, nil
+	})
 }
 
 // HandsAfter returns a table's hands numbered after `after`, in order.
@@ -136,9 +147,9 @@ func (t *tx) appendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 	}
 	t.addAttendance(h.TableID, h.SessionID, r.Attendance)
 	tb := t.d.tables[h.TableID]
-	tb.Hands, tb.State, tb.Version = h.Number, r.Result.State, tb.Version+1
+	tb.Table = tb.Table.AfterHand(h)
 	put(t, t.d.tables, h.TableID, tb)
-	t.indexHand(h, r.Session, r.Stats)
+	put(t, t.d.statOpen, r.Session.ID, true)
 	if r.Idempotency != nil {
 		if err := t.Remember(ctx, r.Idempotency, ledger.KindHand, h.ID); err != nil {
 			return ledger.Hand{}, err
@@ -190,28 +201,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 		t.addTotal(t.d.sessTotals, r.Session.ID, p, 0)
 	}
 	t.addAttendance(h.TableID, r.Session.ID, r.Attendance)
-	t.indexHand(h.Hand, r.Session, r.Stats)
 	return t.RecordChange(ctx, r.Change)
-}
-
-// indexHand replaces a hand's statistics rows and keeps an open session
-// listed for the statistics while it has rows.
-func (t *tx) indexHand(h ledger.Hand, s ledger.Session, stats []ledger.HandStat) {
-	del(t, t.d.statRows, h.ID)
-	if !h.Void && len(stats) > 0 {
-		rows := make([]ledger.StatRow, len(stats))
-		for i, hs := range stats {
-			rows[i] = ledger.StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game, Date: s.Date, Number: h.Number, HandStat: hs}
-		}
-		put(t, t.d.statRows, h.ID, rows)
-		if s.Open() {
-			put(t, t.d.statOpen, s.ID, true)
-		}
-		return
-	}
-	if len(t.d.sessionRows(s.ID)) == 0 {
-		del(t, t.d.statOpen, s.ID)
-	}
 }
 
 func marshal(v map[string]any) (json.RawMessage, error) {

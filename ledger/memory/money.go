@@ -53,8 +53,8 @@ func (d *data) latestSettlement(clubID, sessionID int64) (settlementRow, bool) {
 	return st, st.club == clubID
 }
 
-// StoreSettlement stores a settlement version with its transfers, money
-// rows, change and kitty booking.
+// StoreSettlement stores a settlement version with its transfers and its
+// change.
 func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) error {
 	st := r.Settlement
 	row := settlementRow{club: t.club, id: t.next(), Settlement: st}
@@ -63,7 +63,6 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 	row.CreatedAt = &created
 	put(t, t.d.settlements, row.id, row)
 	appendTo(t, t.d.versions, st.SessionID, row.id)
-	put(t, t.d.statMoney, st.SessionID, st)
 	for _, tr := range st.Transfers {
 		tr.ID = t.next()
 		put(t, t.d.transfers, tr.ID, transferRow{club: t.club, settlement: row.id, Transfer: tr})

@@ -8,30 +8,75 @@ import (
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// sessionRows returns a session's statistics rows in hand order.
-func (d *data) sessionRows(sessionID int64) []ledger.StatRow {
-	var out []ledger.StatRow
-	for _, rows := range d.statRows {
-		if len(rows) > 0 && rows[0].Session == sessionID {
-			out = append(out, rows...)
+var _ ledger.StatsTx = (*tx)(nil)
+
+// sessionHands returns a session's hands in order.
+func (d *data) sessionHands(clubID, sessionID int64) []ledger.Hand {
+	var out []ledger.Hand
+	for _, h := range d.hands {
+		if h.club == clubID && h.SessionID == sessionID {
+			out = append(out, h.Hand)
 		}
 	}
-	slices.SortFunc(out, func(a, b ledger.StatRow) int {
-		return cmp.Or(cmp.Compare(a.Number, b.Number), cmp.Compare(a.Hand, b.Hand), cmp.Compare(a.Player, b.Player))
-	})
+	slices.SortFunc(out, func(a, b ledger.Hand) int { return cmp.Or(cmp.Compare(a.Number, b.Number), cmp.Compare(a.ID, b.ID)) })
 	return out
 }
 
-// SessionStatRows returns a session's rows in hand order.
-func (t *tx) SessionStatRows(_ context.Context, sessionID int64) ([]ledger.StatRow, error) {
-	return t.d.sessionRows(sessionID), nil
+// StatSession reads a session, its hands and its latest settlement.
+func (t *tx) StatSession(_ context.Context, sessionID int64) (ledger.StatSession, error) {
+	s, ok := t.d.sessions[sessionID]
+	if !ok || s.club != t.club {
+		return ledger.StatSession{}, notFound("session %d", sessionID)
+	}
+	ss := ledger.StatSession{Session: s.Session, Hands: t.d.sessionHands(t.club, sessionID)}
+	if row, ok := t.d.latestSettlement(t.club, sessionID); ok {
+		st := row.Settlement
+		ss.Settlement = &st
+	}
+	return ss, nil
 }
 
-// ReplaceRollup replaces a session's rollups and takes it off the live list.
-func (t *tx) ReplaceRollup(_ context.Context, sessionID int64, r ledger.Rollup) error {
-	put(t, t.d.rollups, sessionID, r)
-	del(t, t.d.statOpen, sessionID)
+// StoreRollup replaces a session's rollups and money and takes it off the
+// live list.
+func (t *tx) StoreRollup(_ context.Context, r ledger.SessionRollup) error {
+	put(t, t.d.rollups, r.SessionID, r.Rollup)
+	put(t, t.d.statMoney, r.SessionID, r.Money)
+	del(t, t.d.statOpen, r.SessionID)
 	return nil
+}
+
+// MarkLive lists a session among those read live.
+func (t *tx) MarkLive(_ context.Context, sessionID int64) error {
+	put(t, t.d.statOpen, sessionID, true)
+	return nil
+}
+
+// ClearStats removes the club's statistics.
+func (t *tx) ClearStats(context.Context) error {
+	for id, s := range t.d.sessions {
+		if s.club == t.club {
+			del(t, t.d.statOpen, id)
+			del(t, t.d.rollups, id)
+			del(t, t.d.statMoney, id)
+		}
+	}
+	return nil
+}
+
+// StatSessions returns the club's sessions with hands or a settlement
+// after `after`, in order.
+func (t *tx) StatSessions(_ context.Context, after int64, limit int) ([]int64, error) {
+	var ids []int64
+	for id, s := range t.d.sessions {
+		if s.club != t.club || id <= after {
+			continue
+		}
+		if _, settled := t.d.latestSettlement(t.club, id); settled || len(t.d.sessionHands(t.club, id)) > 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids[:min(len(ids), limit)], nil
 }
 
 // in reports whether a session of the club lies in the filter.
@@ -45,9 +90,18 @@ func (d *data) in(clubID, sessionID int64, f ledger.StatsFilter) bool {
 		(f.Game == "" || game == f.Game) && (f.TableID == 0 || s.TableID == f.TableID)
 }
 
-// live returns the open evenings' rows in the filter (of those where
-// player has a row, when not 0).
-func (d *data) live(clubID, player int64, f ledger.StatsFilter) []ledger.StatRow {
+// context reads what every figure's read brings: whether the filter's
+// table is the club's, the club's names and the live sessions' hands.
+func (d *data) context(clubID int64, f ledger.StatsFilter) ledger.StatsContext {
+	c := ledger.StatsContext{Names: ledger.Names{}, LiveDates: map[int64]string{}}
+	if tb, ok := d.tables[f.TableID]; ok && tb.club == clubID {
+		c.TableFound = true
+	}
+	for id, p := range d.players {
+		if p.club == clubID {
+			c.Names[id] = p.Name
+		}
+	}
 	var ids []int64
 	for id := range d.statOpen {
 		if d.in(clubID, id, f) {
@@ -55,14 +109,11 @@ func (d *data) live(clubID, player int64, f ledger.StatsFilter) []ledger.StatRow
 		}
 	}
 	slices.Sort(ids)
-	var out []ledger.StatRow
 	for _, id := range ids {
-		rows := d.sessionRows(id)
-		if player == 0 || slices.ContainsFunc(rows, func(r ledger.StatRow) bool { return r.Player == player }) {
-			out = append(out, rows...)
-		}
+		c.Live = append(c.Live, d.sessionHands(clubID, id)...)
+		c.LiveDates[id] = d.sessions[id].Date
 	}
-	return out
+	return c
 }
 
 // settled calls fn with every settled session's rollup in the filter.
@@ -74,23 +125,10 @@ func (d *data) settled(clubID int64, f ledger.StatsFilter, fn func(ledger.Rollup
 	}
 }
 
-// PlayerNames returns the names of those of ids who are players of the club.
-func (s *Store) PlayerNames(_ context.Context, clubID int64, ids []int64) (map[int64]string, error) {
-	return read(s, func(d *data) (map[int64]string, error) {
-		names := map[int64]string{}
-		for _, id := range ids {
-			if p, ok := d.players[id]; ok && p.club == clubID {
-				names[id] = p.Name
-			}
-		}
-		return names, nil
-	})
-}
-
-// PlayerRecords reads one player's rollups, money, counters and live rows.
+// PlayerRecords reads one player's rollups, money and counters.
 func (s *Store) PlayerRecords(_ context.Context, clubID, playerID int64, f ledger.StatsFilter) (ledger.PlayerRecords, error) {
 	return read(s, func(d *data) (ledger.PlayerRecords, error) {
-		rec := ledger.PlayerRecords{Money: d.money(clubID, playerID, f), Live: d.live(clubID, playerID, f)}
+		rec := ledger.PlayerRecords{StatsContext: d.context(clubID, f), Money: d.money(clubID, playerID, f)}
 		counts := map[[2]string]int64{}
 		d.settled(clubID, f, func(r ledger.Rollup) {
 			for _, x := range r.Sessions {
@@ -130,93 +168,60 @@ func (d *data) money(clubID, playerID int64, f ledger.StatsFilter) map[int64]int
 	return out
 }
 
-// PairRecords reads a player's pair rollups and the live rows.
-func (s *Store) PairRecords(_ context.Context, clubID, player, other int64, f ledger.StatsFilter) ([]ledger.PairRoll, []ledger.StatRow, error) {
-	type result struct {
-		pairs []ledger.PairRoll
-		live  []ledger.StatRow
-	}
-	r, err := read(s, func(d *data) (result, error) {
-		var out result
+// PairRecords reads a player's pair rollups.
+func (s *Store) PairRecords(_ context.Context, clubID, player, other int64, f ledger.StatsFilter) (ledger.PairRecords, error) {
+	return read(s, func(d *data) (ledger.PairRecords, error) {
+		rec := ledger.PairRecords{StatsContext: d.context(clubID, f)}
 		d.settled(clubID, f, func(r ledger.Rollup) {
 			for _, p := range r.Pairs {
 				if p.Player == player && (other == 0 || p.Other == other) {
-					out.pairs = append(out.pairs, p)
+					rec.Pairs = append(rec.Pairs, p)
 				}
 			}
 		})
-		out.live = d.live(clubID, player, f)
-		return out, nil
+		return rec, nil
 	})
-	return r.pairs, r.live, err
 }
 
-// LeaderboardRecords reads every player's sums, money and the live rows.
-func (s *Store) LeaderboardRecords(_ context.Context, clubID int64, f ledger.StatsFilter) ([]ledger.PointSum, map[int64]int64, []ledger.StatRow, error) {
-	type result struct {
-		sums  []ledger.PointSum
-		money map[int64]int64
-		live  []ledger.StatRow
-	}
-	r, err := read(s, func(d *data) (result, error) {
-		out := result{money: map[int64]int64{}, live: d.live(clubID, 0, f)}
+// LeaderboardRecords reads every player's sums and money and the settled
+// sessions' games.
+func (s *Store) LeaderboardRecords(_ context.Context, clubID int64, f ledger.StatsFilter) (ledger.LeaderboardRecords, error) {
+	return read(s, func(d *data) (ledger.LeaderboardRecords, error) {
+		rec := ledger.LeaderboardRecords{StatsContext: d.context(clubID, f), Money: map[int64]int64{}}
 		d.settled(clubID, f, func(r ledger.Rollup) {
 			for _, x := range r.Sessions {
 				sum := ledger.PointSum{Player: x.Player, Points: x.Points, Hands: x.Hands, Won: x.Won}
 				if x.Hands > 0 {
 					sum.Sessions = 1
+					rec.Games = append(rec.Games, x.Game)
 				}
-				out.sums = append(out.sums, sum)
+				rec.Sums = append(rec.Sums, sum)
 			}
 		})
 		for id, st := range d.statMoney {
 			if d.in(clubID, id, f) {
 				for _, p := range st.Players {
-					out.money[p.Player] += p.NetCents
+					rec.Money[p.Player] += p.NetCents
 				}
 			}
 		}
-		return out, nil
-	})
-	return r.sums, r.money, r.live, err
-}
-
-// GamesIn returns the games of the settled and open sessions in the filter
-// that have hands, by name.
-func (s *Store) GamesIn(_ context.Context, clubID int64, f ledger.StatsFilter) ([]string, error) {
-	return read(s, func(d *data) ([]string, error) {
-		var games []string
-		d.settled(clubID, f, func(r ledger.Rollup) {
-			for _, x := range r.Sessions {
-				if x.Hands > 0 {
-					games = append(games, x.Game)
-				}
-			}
-		})
-		for _, r := range d.live(clubID, 0, f) {
-			games = append(games, r.Game)
-		}
-		slices.Sort(games)
-		return slices.Compact(games), nil
+		slices.Sort(rec.Games)
+		rec.Games = slices.Compact(rec.Games)
+		return rec, nil
 	})
 }
 
-// SeriesRecords reads the players' points per date and the live rows.
-func (s *Store) SeriesRecords(_ context.Context, clubID int64, players []int64, f ledger.StatsFilter) ([]ledger.PointSum, []ledger.StatRow, error) {
-	type result struct {
-		sums []ledger.PointSum
-		live []ledger.StatRow
-	}
-	r, err := read(s, func(d *data) (result, error) {
-		out := result{live: d.live(clubID, 0, f)}
+// SeriesRecords reads the players' points per date.
+func (s *Store) SeriesRecords(_ context.Context, clubID int64, players []int64, f ledger.StatsFilter) (ledger.SeriesRecords, error) {
+	return read(s, func(d *data) (ledger.SeriesRecords, error) {
+		rec := ledger.SeriesRecords{StatsContext: d.context(clubID, f)}
 		d.settled(clubID, f, func(r ledger.Rollup) {
 			for _, x := range r.Sessions {
 				if len(players) == 0 || slices.Contains(players, x.Player) {
-					out.sums = append(out.sums, ledger.PointSum{Player: x.Player, Date: x.Date, Points: x.Points, Hands: x.Hands})
+					rec.Sums = append(rec.Sums, ledger.PointSum{Player: x.Player, Date: x.Date, Points: x.Points, Hands: x.Hands})
 				}
 			}
 		})
-		return out, nil
+		return rec, nil
 	})
-	return r.sums, r.live, err
 }

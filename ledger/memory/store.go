@@ -138,9 +138,8 @@ type data struct {
 	kitty       map[int64]kittyRow
 	changes     map[int64][]ledger.Change // by club, in order
 	idempotency map[idemKey]ledger.Claimed
-	statRows    map[int64][]ledger.StatRow // by hand
-	statOpen    map[int64]bool             // sessions read live
-	rollups     map[int64]ledger.Rollup    // by session
+	statOpen    map[int64]bool          // sessions read live
+	rollups     map[int64]ledger.Rollup // by session
 	statMoney   map[int64]ledger.Settlement
 	tournaments map[int64]tournamentRow
 	joins       map[int64]joinRow
@@ -153,7 +152,7 @@ func newData() data {
 		handNumbers: map[tableNumber]int64{}, tableTotals: map[totalKey]total{}, sessTotals: map[totalKey]total{},
 		settlements: map[int64]settlementRow{}, versions: map[int64][]int64{}, transfers: map[int64]transferRow{}, payments: map[int64]time.Time{},
 		kitty: map[int64]kittyRow{}, changes: map[int64][]ledger.Change{}, idempotency: map[idemKey]ledger.Claimed{},
-		statRows: map[int64][]ledger.StatRow{}, statOpen: map[int64]bool{}, rollups: map[int64]ledger.Rollup{},
+		statOpen: map[int64]bool{}, rollups: map[int64]ledger.Rollup{},
 		statMoney: map[int64]ledger.Settlement{}, tournaments: map[int64]tournamentRow{}, joins: map[int64]joinRow{},
 	}
 }

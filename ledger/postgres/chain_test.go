@@ -11,8 +11,8 @@ import (
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/backup"
-	"github.com/stichbuch/stichbuch/ledger/backup/backuptest"
 	"github.com/stichbuch/stichbuch/ledger/chain"
+	"github.com/stichbuch/stichbuch/ledger/internal/backuptest"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )

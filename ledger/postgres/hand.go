@@ -76,12 +76,13 @@ func (s *Store) HandByID(ctx context.Context, clubID, id int64) (ledger.Hand, er
 // AppendHand stores a new hand in one round trip: one pipeline, which
 // PostgreSQL runs as one transaction (one Sync) and commits before it
 // answers. Its first statement is the compare-and-set on the table's
-// version, which also takes the table's row lock and moves the table's
-// chain head to the new hand's hash; if the table changed, it fails and
-// nothing after it runs. The hand's hash chains it to the head read with
+// version, which also takes the table's row lock and stores the table as
+// the hand leaves it (ledger.Table.AfterHand: count, state, the new hand's
+// hash as the chain head, the next version); if the table changed, it
+// fails and nothing after it runs. The hand's hash chains it to the head read with
 // that version (r.Table.ChainHead), computed here with the store's key.
-// Then the hand with its entries, its statistics rows and its
-// Idempotency-Key; the running totals; the change last (queued, and
+// Then the hand with its entries, its session's listing among those the
+// statistics read live and its Idempotency-Key; the running totals; the change last (queued, and
 // numbered after the commit, when another writer of the club holds the
 // feed's numbering lock).
 func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
@@ -105,15 +106,16 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		return ledger.Hand{}, err
 	}
 	players, nums, dens := pointColumns(res.Points)
+	after := r.Table.AfterHand(h) // what the table is after the hand: the domain says, the row holds it
 	b := &pgx.Batch{}
 	b.Queue(`
 		WITH t AS (
-			UPDATE tables SET hands = $3, state = $4, version = version + 1, last_hash = $6
+			UPDATE tables SET hands = $3, state = $4, version = $8, last_hash = $6
 			WHERE club_id = $1 AND table_id = $2 AND version = $5 AND last_hash IS NOT DISTINCT FROM $7
 			RETURNING 1
 		)
 		SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table')`,
-		clubID, h.TableID, h.Number, res.State, r.Table.Version, link.hash, link.prev)
+		clubID, h.TableID, after.Hands, after.State, r.Table.Version, after.ChainHead, link.prev, after.Version)
 	queueInsertHand(b, clubID, r, body, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID) })
 	queueTotals(b, clubID, h, players, nums, dens, r.Attendance)
 	var queued bool
@@ -122,10 +124,16 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 	if isStale(err) {
 		return ledger.Hand{}, ledger.ErrStale
 	}
-	if err != nil || !queued {
-		return h, mapError(err)
+	if err != nil {
+		return h, where(mapError(err), "appending hand %d of table %d", h.Number, h.TableID)
 	}
-	return h, s.numberChanges(ctx, clubID)
+	if !queued {
+		return h, nil
+	}
+	if err := s.numberChanges(ctx, clubID); err != nil {
+		return h, where(err, "numbering the change of hand %d of table %d", h.Number, h.TableID)
+	}
+	return h, nil
 }
 
 // chainLink is a row's place in the chain: the hash it chains to, its own,
@@ -218,11 +226,11 @@ func (s *Store) FindHand(ctx context.Context, clubID, tableID int64, n int) (led
 	return h, notFound(err, "hand %d of table %d", n, tableID)
 }
 
-// ListHands returns a table's hands in order, those numbered after p.After.
-func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, p ledger.Page) ([]ledger.Hand, error) {
+// ListHands returns a table's hands in the filter, in order.
+func (s *Store) ListHands(ctx context.Context, clubID, tableID int64, f ledger.HandFilter) ([]ledger.Hand, error) {
 	rows, err := s.pool.Query(ctx, selectHand+`
-		WHERE h.club_id = $1 AND h.table_id = $2 AND h.number > $3
-		ORDER BY h.number LIMIT $4`, clubID, tableID, p.After, p.Limit)
+		WHERE h.club_id = $1 AND h.table_id = $2 AND h.number > $3 AND ($5 = 0 OR h.session_id = $5)
+		ORDER BY h.number LIMIT nullif($4, 0)`, clubID, tableID, f.Page.After, f.Page.Limit, f.SessionID)
 	if err != nil {
 		return nil, mapError(err)
 	}

@@ -66,7 +66,7 @@ func (t *importTx) Write(ctx context.Context, b *backup.Batch) error {
 	queueMoney(q, club, b)
 	queueTournaments(q, club, b)
 	if err := send(ctx, t.Tx, q); err != nil {
-		return err
+		return where(err, "writing import batch %d (%d hands)", t.batches+1, len(b.Hands))
 	}
 	t.batches++
 	if t.batches&(t.batches-1) == 0 {
@@ -91,9 +91,8 @@ func analyzeImport(ctx context.Context, tx pgx.Tx) error {
 }
 
 // Complete sums the running totals from the entries, sets each table's
-// chain head to its last hand's hash, rebuilds the statistics as
-// RebuildStats does, and moves the identity sequences past the imported
-// ids.
+// chain head to its last hand's hash, and moves the identity sequences
+// past the imported ids.
 func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 	b := &pgx.Batch{}
 	b.Queue(`
@@ -110,13 +109,10 @@ func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 		FROM (SELECT club_id, session_id, player_id, rat_sum(num, den) AS total, count(DISTINCT hand_id) AS n
 		      FROM entries WHERE club_id = $1 GROUP BY club_id, session_id, player_id) s`, clubID)
 	if err := send(ctx, t.Tx, b); err != nil {
-		return err
-	}
-	if err := rebuildStats(ctx, &tx{Tx: t.Tx, club: clubID}); err != nil {
-		return err
+		return where(err, "summing club %d's running totals", clubID)
 	}
 	if err := rebuildAttendance(ctx, t.Tx, clubID); err != nil {
-		return err
+		return where(err, "counting club %d's attendance", clubID)
 	}
 	for _, c := range identityColumns {
 		if _, err := t.Exec(ctx, fmt.Sprintf(`
@@ -127,6 +123,9 @@ func (t *importTx) Complete(ctx context.Context, clubID int64) error {
 	}
 	return nil
 }
+
+// Stats is the club's statistics in the import's transaction.
+func (t *importTx) Stats(clubID int64) ledger.StatsTx { return &tx{Tx: t.Tx, club: clubID} }
 
 // AddKey stores a new key of the club under the next free id.
 func (t *importTx) AddKey(ctx context.Context, clubID int64, k ledger.NewKey) (int64, error) {

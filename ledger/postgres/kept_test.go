@@ -1,9 +1,12 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
@@ -67,6 +70,67 @@ func TestAnotherInstanceMovesTheTable(t *testing.T) {
 		t.Fatalf("a hand after the other instance closed the session: %v, want a 409", err)
 	}
 	assertCount(t, f.pool, "hands", 5)
+	if err := verify(f); err != nil {
+		t.Errorf("verify: %v", err)
+	}
+}
+
+// countedSnapshots counts a HandStore's table reads and the appends that
+// lost their compare-and-set.
+type countedSnapshots struct {
+	ledger.HandStore
+	reads, stale int
+}
+
+func (s *countedSnapshots) HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (ledger.HandSnapshot, error) {
+	s.reads++
+	return s.HandStore.HandSnapshot(ctx, clubID, tableID, sessionID, key)
+}
+
+func (s *countedSnapshots) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
+	h, err := s.HandStore.AppendHand(ctx, clubID, r)
+	if errors.Is(err, ledger.ErrStale) {
+		s.stale++
+	}
+	return h, err
+}
+
+// TestKeptSnapshotIsWhatTheStoreReads: after every hand a service records,
+// the store reads the table as the table before the hand, moved by
+// Table.AfterHand: exactly what the service keeps to decide the next hand
+// from (handLanes). So hands recorded one after another read the table
+// once and lose no compare-and-set, and each chains to the last. A store
+// whose row after a hand differs from AfterHand (its version moved twice,
+// its chain head or count not set) fails here, and so does an AfterHand
+// that stops saying what the store does.
+func TestKeptSnapshotIsWhatTheStoreReads(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	store := postgres.New(f.pool, pgtest.ChainKey)
+	ports := store.Ports()
+	counted := &countedSnapshots{HandStore: ports.Hands}
+	ports.Hands = counted
+	now := time.Date(2026, 11, 19, 20, 0, 0, 0, time.UTC)
+	svc := ledger.NewService(ports).WithClock(func() time.Time { return now })
+	before, err := store.HandSnapshot(ctx, f.actor.ClubID, f.table.ID, f.session.ID, "")
+	must(t, err)
+	for n := 1; n <= 6; n++ {
+		h, _, err := svc.RecordHand(ctx, f.actor, ledger.NewHand{TableID: f.table.ID, SessionID: f.session.ID, Number: n, Facts: f.exampleA()}, nil)
+		must(t, err)
+		after, err := store.HandSnapshot(ctx, f.actor.ClubID, f.table.ID, f.session.ID, "")
+		must(t, err)
+		// h comes with the players' names in its texts: the states compare
+		// but for their summaries.
+		want, got := before.Table.AfterHand(h), after.Table
+		if got.Version != want.Version || got.Hands != want.Hands || !bytes.Equal(got.ChainHead, want.ChainHead) || !ledger.SameState(got.State, want.State) {
+			t.Fatalf("after hand %d the store reads version %d, %d hands, head %x, state %s; the kept snapshot says version %d, %d hands, head %x, state %s",
+				n, got.Version, got.Hands, got.ChainHead, got.State, want.Version, want.Hands, want.ChainHead, want.State)
+		}
+		before = after
+	}
+	if counted.reads != 1 || counted.stale != 0 {
+		t.Errorf("6 hands read the table %d times and lost %d compare-and-sets, want 1 and 0", counted.reads, counted.stale)
+	}
 	if err := verify(f); err != nil {
 		t.Errorf("verify: %v", err)
 	}

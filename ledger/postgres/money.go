@@ -88,8 +88,8 @@ func (t *tx) SettlementVersion(ctx context.Context, sessionID int64) (int, error
 	return version, err
 }
 
-// StoreSettlement stores a settlement version with its transfers, its
-// money rows for the statistics and its change.
+// StoreSettlement stores a settlement version with its transfers and its
+// change.
 func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) error {
 	st := r.Settlement
 	body, err := ledger.SettlementBody(st)
@@ -100,17 +100,16 @@ func (t *tx) StoreSettlement(ctx context.Context, r ledger.SettlementRecord) err
 	if err := t.QueryRow(ctx, `
 		INSERT INTO settlements (club_id, session_id, version, body) VALUES ($1, $2, $3, $4)
 		RETURNING settlement_id`, t.club, st.SessionID, st.Version, body).Scan(&id); err != nil {
-		return err
+		return where(err, "inserting session %d's settlement %d", st.SessionID, st.Version)
 	}
 	b := &pgx.Batch{}
-	queueStatMoney(b, t.club, st)
 	for _, tr := range st.Transfers {
 		b.Queue(`
 			INSERT INTO transfers (club_id, settlement_id, session_id, from_player, to_player, cents)
 			VALUES ($1, $2, $3, $4, $5, $6)`, t.club, id, st.SessionID, tr.From, tr.To, tr.Cents)
 	}
 	queueChange(b, t.club, r.Change, &t.queued)
-	return send(ctx, t, b)
+	return where(send(ctx, t, b), "storing the transfers of session %d's settlement %d", st.SessionID, st.Version)
 }
 
 // StoredSettlement reads a closed session's latest settlement version.

@@ -70,7 +70,7 @@ func (t *tx) AppendRevision(ctx context.Context, r ledger.RevisionRecord) error 
 	}
 	queueAttendance(b, t.club, h.TableID, r.Session.ID, r.Attendance)
 	queueChange(b, t.club, r.Change, &t.queued)
-	return send(ctx, t, b)
+	return where(send(ctx, t, b), "appending revision %d of hand %d", r.Revision, r.Hand.ID)
 }
 
 // HandRevisions returns every revision of a hand, the original first.

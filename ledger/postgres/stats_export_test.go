@@ -51,21 +51,29 @@ func (s *Store) ReviseHandForTest(ctx context.Context, clubID int64, h ledger.Ha
 		if err != nil {
 			return err
 		}
-		var settled bool
-		err = t.QueryRow(ctx, `
-			SELECT closed_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM stat_open o WHERE o.club_id = s.club_id AND o.session_id = s.session_id)
-			FROM sessions s WHERE s.club_id = $1 AND s.session_id = $2`, clubID, h.SessionID).Scan(&settled)
-		if err != nil || !settled {
-			return err
-		}
-		return rebuildSession(ctx, &tx{Tx: t, club: clubID}, h.SessionID)
+		return ledger.RollUpSession(ctx, &tx{Tx: t, club: clubID}, h.SessionID)
 	})
 }
 
-// IndexSettlementForTest runs the statistics' hook of a stored settlement
-// in a transaction of its own.
+// IndexSettlementForTest stores st as the session's next settlement
+// version (its body only: no transfers, no change) and rolls the session
+// up, as settling it does, in a transaction of its own.
 func (s *Store) IndexSettlementForTest(ctx context.Context, clubID int64, st ledger.Settlement) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return indexSettlement(ctx, &tx{Tx: t, club: clubID}, st) })
+	return s.tx(ctx, func(t pgx.Tx) error {
+		if err := t.QueryRow(ctx, `SELECT coalesce(max(version), 0) + 1 FROM settlements WHERE club_id = $1 AND session_id = $2`,
+			clubID, st.SessionID).Scan(&st.Version); err != nil {
+			return err
+		}
+		body, err := ledger.SettlementBody(st)
+		if err != nil {
+			return err
+		}
+		if _, err := t.Exec(ctx, `INSERT INTO settlements (club_id, session_id, version, body) VALUES ($1, $2, $3, $4)`,
+			clubID, st.SessionID, st.Version, body); err != nil {
+			return err
+		}
+		return ledger.RollUpSession(ctx, &tx{Tx: t, club: clubID}, st.SessionID)
+	})
 }
 
 // queueStatOpen queues the listing of hand h's session in stat_open when
@@ -88,13 +96,13 @@ func queueStatOpen(b *pgx.Batch, clubID int64, h ledger.Hand, date string) *bool
 	return live
 }
 
-// indexHand lists a stored hand's open session in stat_open, or rebuilds
-// its settled session's rollups (the tests' hand-written hands).
+// indexHand lists a stored hand's open session in stat_open, or rolls up
+// its settled session again (the tests' hand-written hands).
 func indexHand(ctx context.Context, t *tx, h ledger.Hand, date string) error {
 	b := &pgx.Batch{}
 	live := queueStatOpen(b, t.club, h, date)
 	if err := send(ctx, t, b); err != nil || *live {
 		return err
 	}
-	return rebuildSession(ctx, t, h.SessionID)
+	return ledger.RollUpSession(ctx, t, h.SessionID)
 }

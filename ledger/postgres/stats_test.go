@@ -361,7 +361,7 @@ func TestLeaderboardsAndSeries(t *testing.T) {
 	year := ledger.StatsFilter{From: "2025-01-01", To: "2025-12-31"}
 	board := func(by ledger.LeaderboardOrder, minHands int) string {
 		t.Helper()
-		lb, err := w.store.Leaderboard(ctx, w.actor, ledger.LeaderboardQuery{By: by, Filter: year, MinHands: minHands, Limit: 10, Mix: true})
+		lb, err := w.store.Leaderboard(ctx, w.actor, ledger.LeaderboardQuery{By: by, Filter: year, MinHands: &minHands, Limit: 10, Mix: true})
 		must(t, err)
 		var parts []string
 		for _, e := range lb.Entries {

@@ -1,14 +1,13 @@
 package postgres
 
-// The statistics' side tables, read: a settled session's figures from its
-// rollups (index-only scans of their covering indexes), an open evening's
-// (stat_open) from its hands' results, which the ledger rolls up on the
-// spot.
+// The statistics' side tables, read, one round trip a figure: a settled
+// session's figures from its rollups (index-only scans of their covering
+// indexes), a live one's (stat_open) as its hands, which the ledger rolls
+// up on the spot.
 
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -40,72 +39,49 @@ func filterSQL(f ledger.StatsFilter, alias string, args *[]any) string {
 	return b.String()
 }
 
-// queueLive queues the read of the open evenings' hands in the filter and
-// puts their statistics rows into *into (only the evenings where player
-// has a row, when player is not 0): the hands' current revisions, read and
-// rolled into rows here, as a settled session's are when it is rolled up.
-func queueLive(b *pgx.Batch, clubID, player int64, f ledger.StatsFilter, into *[]ledger.StatRow) {
+// queueContext queues the reads every figure brings besides its records,
+// into *c: whether the filter's table is the club's, the club's players'
+// names, and the live sessions in the filter (stat_open) with their hands'
+// current revisions, which the ledger rolls up.
+func queueContext(b *pgx.Batch, clubID int64, f ledger.StatsFilter, c *ledger.StatsContext) {
+	c.Names, c.LiveDates = ledger.Names{}, map[int64]string{}
+	if f.TableID != 0 {
+		b.Queue(`SELECT EXISTS (SELECT 1 FROM tables WHERE club_id = $1 AND table_id = $2)`, clubID, f.TableID).
+			QueryRow(func(row pgx.Row) error { return row.Scan(&c.TableFound) })
+	}
+	b.Queue(`SELECT player_id, name FROM players WHERE club_id = $1`, clubID).Query(func(rows pgx.Rows) error {
+		var id int64
+		var name string
+		_, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error { c.Names[id] = name; return nil })
+		return err
+	})
 	args := []any{clubID}
 	where := filterSQL(f, "o.", &args)
-	dates := map[int64]string{}
 	b.Queue(`SELECT o.session_id, to_char(o.date, 'YYYY-MM-DD') FROM stat_open o WHERE o.club_id = $1`+where, args...).
 		Query(func(rows pgx.Rows) error {
 			var id int64
 			var date string
-			_, err := pgx.ForEachRow(rows, []any{&id, &date}, func() error { dates[id] = date; return nil })
+			_, err := pgx.ForEachRow(rows, []any{&id, &date}, func() error { c.LiveDates[id] = date; return nil })
 			return err
 		})
 	b.Queue(selectHand+`
 		JOIN stat_open o ON o.club_id = h.club_id AND o.session_id = h.session_id
 		WHERE o.club_id = $1`+where+`
 		ORDER BY h.session_id, h.number, h.hand_id`, args...).Query(func(rows pgx.Rows) error {
-		hands, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
-		if err != nil {
-			return err
-		}
-		*into = statRowsOf(hands, dates)
-		if player != 0 {
-			*into = withPlayer(*into, player)
-		}
-		return nil
+		var err error
+		c.Live, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
+		return err
 	})
 }
 
-// withPlayer keeps the rows of the sessions where player has a row.
-func withPlayer(rows []ledger.StatRow, player int64) []ledger.StatRow {
-	in := map[int64]bool{}
-	for _, r := range rows {
-		if r.Player == player {
-			in[r.Session] = true
-		}
-	}
-	return slices.DeleteFunc(rows, func(r ledger.StatRow) bool { return !in[r.Session] })
-}
-
-// PlayerNames returns the names of those of ids who are players of the club.
-func (s *Store) PlayerNames(ctx context.Context, clubID int64, ids []int64) (map[int64]string, error) {
-	names := map[int64]string{}
-	if len(ids) == 0 {
-		return names, nil
-	}
-	rows, err := s.pool.Query(ctx, `SELECT player_id, name FROM players WHERE club_id = $1 AND player_id = ANY($2)`, clubID, ids)
-	if err != nil {
-		return nil, mapError(err)
-	}
-	var id int64
-	var name string
-	_, err = pgx.ForEachRow(rows, []any{&id, &name}, func() error { names[id] = name; return nil })
-	return names, mapError(err)
-}
-
 // PlayerRecords reads one player's session rollups, money and counters
-// over the filter, and the open evenings' rows he has a part in, in one
-// round trip.
+// over the filter, in one round trip.
 func (s *Store) PlayerRecords(ctx context.Context, clubID, playerID int64, f ledger.StatsFilter) (ledger.PlayerRecords, error) {
 	rec := ledger.PlayerRecords{Money: map[int64]int64{}}
+	b := &pgx.Batch{}
+	queueContext(b, clubID, f, &rec.StatsContext)
 	args := []any{clubID, playerID}
 	where := `WHERE club_id = $1 AND player_id = $2` + filterSQL(f, "", &args)
-	b := &pgx.Batch{}
 	b.Queue(`
 		SELECT session_id, table_id, game, to_char(date, 'YYYY-MM-DD'), hands, won, lost, sat_out, num, den,
 		       win_first, loss_first, win_last, loss_last, win_best, loss_best
@@ -131,13 +107,15 @@ func (s *Store) PlayerRecords(ctx context.Context, clubID, playerID int64, f led
 		_, err := pgx.ForEachRow(rows, []any{&c.Game, &c.Key, &c.Count}, func() error { rec.Counters = append(rec.Counters, c); return nil })
 		return err
 	})
-	queueLive(b, clubID, playerID, f, &rec.Live)
 	return rec, mapError(send(ctx, s.pool, b))
 }
 
 // PairRecords reads the pair rollups of player (with other, when not 0)
-// over the filter, and the open evenings' rows he has a part in.
-func (s *Store) PairRecords(ctx context.Context, clubID, player, other int64, f ledger.StatsFilter) ([]ledger.PairRoll, []ledger.StatRow, error) {
+// over the filter, in one round trip.
+func (s *Store) PairRecords(ctx context.Context, clubID, player, other int64, f ledger.StatsFilter) (ledger.PairRecords, error) {
+	var rec ledger.PairRecords
+	b := &pgx.Batch{}
+	queueContext(b, clubID, f, &rec.StatsContext)
 	args := []any{clubID, player}
 	where := `WHERE club_id = $1 AND player_id = $2`
 	if other != 0 {
@@ -145,9 +123,6 @@ func (s *Store) PairRecords(ctx context.Context, clubID, player, other int64, f 
 		where += ` AND other_id = $3`
 	}
 	where += filterSQL(f, "", &args)
-	var pairs []ledger.PairRoll
-	var live []ledger.StatRow
-	b := &pgx.Batch{}
 	b.Queue(`
 		SELECT session_id, other_id, hands, partner_hands, partner_won, partner_lost, against_hands, won_against, lost_against,
 		       num, den, other_num, other_den
@@ -157,78 +132,58 @@ func (s *Store) PairRecords(ctx context.Context, clubID, player, other int64, f 
 		_, err := pgx.ForEachRow(rows, []any{&p.Session, &p.Other, &p.Hands, &p.Partner, &p.PartnerWon, &p.PartnerLost, &p.Against,
 			&p.WonAgainst, &p.LostAgainst, &num, &den, &onum, &oden}, func() error {
 			p.Player, p.Points, p.OtherPoints = player, score.Frac(num, den), score.Frac(onum, oden)
-			pairs = append(pairs, p)
+			rec.Pairs = append(rec.Pairs, p)
 			return nil
 		})
 		return err
 	})
-	queueLive(b, clubID, player, f, &live)
-	return pairs, live, mapError(send(ctx, s.pool, b))
+	return rec, mapError(send(ctx, s.pool, b))
 }
 
 // LeaderboardRecords reads every player's sums over the filter (per player
 // and denominator: numerators are summed in SQL, the few sums per player
-// added exactly by the ledger), their money, and the open evenings' rows.
-func (s *Store) LeaderboardRecords(ctx context.Context, clubID int64, f ledger.StatsFilter) ([]ledger.PointSum, map[int64]int64, []ledger.StatRow, error) {
-	var sums []ledger.PointSum
-	money := map[int64]int64{}
-	var live []ledger.StatRow
-	pointsArgs := []any{clubID}
-	pointsWhere := filterSQL(f, "", &pointsArgs)
-	moneyArgs := []any{clubID}
-	moneyWhere := filterSQL(f, "", &moneyArgs)
+// added exactly by the ledger), their money, and the games of the settled
+// sessions with hands, in one round trip.
+func (s *Store) LeaderboardRecords(ctx context.Context, clubID int64, f ledger.StatsFilter) (ledger.LeaderboardRecords, error) {
+	rec := ledger.LeaderboardRecords{Money: map[int64]int64{}}
 	b := &pgx.Batch{}
+	queueContext(b, clubID, f, &rec.StatsContext)
+	args := []any{clubID}
+	where := filterSQL(f, "", &args)
 	b.Queue(`
 		SELECT player_id, den, sum(num)::bigint, sum(hands)::int, sum(won)::int, (count(*) FILTER (WHERE hands > 0))::int
-		FROM stat_sessions WHERE club_id = $1`+pointsWhere+`
-		GROUP BY player_id, den`, pointsArgs...).Query(func(rows pgx.Rows) error {
+		FROM stat_sessions WHERE club_id = $1`+where+`
+		GROUP BY player_id, den`, args...).Query(func(rows pgx.Rows) error {
 		var sum ledger.PointSum
 		var num, den int64
 		_, err := pgx.ForEachRow(rows, []any{&sum.Player, &den, &num, &sum.Hands, &sum.Won, &sum.Sessions}, func() error {
 			sum.Points = score.Frac(num, den)
-			sums = append(sums, sum)
+			rec.Sums = append(rec.Sums, sum)
 			return nil
 		})
 		return err
 	})
-	b.Queue(`SELECT player_id, sum(net_cents)::bigint FROM stat_money WHERE club_id = $1`+moneyWhere+` GROUP BY player_id`,
-		moneyArgs...).Query(func(rows pgx.Rows) error {
+	b.Queue(`SELECT player_id, sum(net_cents)::bigint FROM stat_money WHERE club_id = $1`+where+` GROUP BY player_id`,
+		args...).Query(func(rows pgx.Rows) error {
 		var id, net int64
-		_, err := pgx.ForEachRow(rows, []any{&id, &net}, func() error { money[id] = net; return nil })
+		_, err := pgx.ForEachRow(rows, []any{&id, &net}, func() error { rec.Money[id] = net; return nil })
 		return err
 	})
-	queueLive(b, clubID, 0, f, &live)
-	return sums, money, live, mapError(send(ctx, s.pool, b))
-}
-
-// GamesIn returns the games of the settled and open sessions in the
-// filter that have hands, by name.
-func (s *Store) GamesIn(ctx context.Context, clubID int64, f ledger.StatsFilter) ([]string, error) {
-	args := []any{clubID}
-	settled := filterSQL(f, "", &args)
-	var games []string
-	var live []ledger.StatRow
-	b := &pgx.Batch{}
-	b.Queue(`SELECT DISTINCT game FROM stat_sessions WHERE club_id = $1 AND hands > 0`+settled, args...).
+	b.Queue(`SELECT DISTINCT game FROM stat_sessions WHERE club_id = $1 AND hands > 0`+where+` ORDER BY game`, args...).
 		Query(func(rows pgx.Rows) error {
 			var err error
-			games, err = pgx.CollectRows(rows, pgx.RowTo[string])
+			rec.Games, err = pgx.CollectRows(rows, pgx.RowTo[string])
 			return err
 		})
-	queueLive(b, clubID, 0, f, &live)
-	if err := send(ctx, s.pool, b); err != nil {
-		return nil, mapError(err)
-	}
-	for _, r := range live {
-		games = append(games, r.Game)
-	}
-	slices.Sort(games)
-	return slices.Compact(games), nil
+	return rec, mapError(send(ctx, s.pool, b))
 }
 
 // SeriesRecords reads each player's points per date and denominator (of
-// players, or of everyone when empty), and the open evenings' rows.
-func (s *Store) SeriesRecords(ctx context.Context, clubID int64, players []int64, f ledger.StatsFilter) ([]ledger.PointSum, []ledger.StatRow, error) {
+// players, or of everyone when empty), in one round trip.
+func (s *Store) SeriesRecords(ctx context.Context, clubID int64, players []int64, f ledger.StatsFilter) (ledger.SeriesRecords, error) {
+	var rec ledger.SeriesRecords
+	b := &pgx.Batch{}
+	queueContext(b, clubID, f, &rec.StatsContext)
 	args := []any{clubID}
 	where := ""
 	if len(players) > 0 {
@@ -236,9 +191,6 @@ func (s *Store) SeriesRecords(ctx context.Context, clubID int64, players []int64
 		where = fmt.Sprintf(" AND player_id = ANY($%d)", len(args))
 	}
 	where += filterSQL(f, "", &args)
-	var sums []ledger.PointSum
-	var live []ledger.StatRow
-	b := &pgx.Batch{}
 	b.Queue(`
 		SELECT player_id, to_char(date, 'YYYY-MM-DD'), den, sum(num)::bigint, sum(hands)::int
 		FROM stat_sessions WHERE club_id = $1`+where+`
@@ -247,11 +199,10 @@ func (s *Store) SeriesRecords(ctx context.Context, clubID int64, players []int64
 		var num, den int64
 		_, err := pgx.ForEachRow(rows, []any{&sum.Player, &sum.Date, &den, &num, &sum.Hands}, func() error {
 			sum.Points = score.Frac(num, den)
-			sums = append(sums, sum)
+			rec.Sums = append(rec.Sums, sum)
 			return nil
 		})
 		return err
 	})
-	queueLive(b, clubID, 0, f, &live)
-	return sums, live, mapError(send(ctx, s.pool, b))
+	return rec, mapError(send(ctx, s.pool, b))
 }

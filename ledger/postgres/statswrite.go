@@ -1,31 +1,113 @@
 package postgres
 
 // The statistics' side tables, written: a settled session's rollups
-// (stat_sessions, stat_counters, stat_pairs), computed from its hands, and
-// its money (stat_money), when its settlement is stored. An open evening is
-// listed in stat_open from its first hand (AppendHand) and read live from
-// its hands. What the rollups hold is computed by the ledger (StatsOf,
-// RollUp); migrations 4, 16 and 18 explain the tables.
+// (stat_sessions, stat_counters, stat_pairs) and money (stat_money), and
+// the list of sessions read live from their hands (stat_open; AppendHand
+// lists a new hand's session). What they hold and when is the ledger's
+// rule (ledger.RollUpSession, ledger.RebuildStats); migrations 4, 16 and
+// 18 explain the tables.
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
 )
 
-// rebuildSession replaces a session's rollups with those of its rows.
-func rebuildSession(ctx context.Context, t *tx, sessionID int64) error {
-	rows, err := t.SessionStatRows(ctx, sessionID)
-	if err != nil {
+var _ ledger.StatsTx = (*tx)(nil)
+
+// StatSession reads a session, its hands as their current revisions and
+// its latest settlement, in one round trip.
+func (t *tx) StatSession(ctx context.Context, sessionID int64) (ledger.StatSession, error) {
+	var ss ledger.StatSession
+	var found bool
+	var body []byte
+	b := &pgx.Batch{}
+	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, t.club, sessionID).QueryRow(func(row pgx.Row) error {
+		err := scanSession(row, &ss.Session)
+		found = err == nil
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
 		return err
+	})
+	b.Queue(selectHand+` WHERE h.club_id = $1 AND h.session_id = $2 ORDER BY h.number, h.hand_id`, t.club, sessionID).
+		Query(func(rows pgx.Rows) error {
+			var err error
+			ss.Hands, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
+			return err
+		})
+	b.Queue(`SELECT body FROM settlements WHERE club_id = $1 AND session_id = $2 ORDER BY version DESC LIMIT 1`, t.club, sessionID).
+		Query(func(rows pgx.Rows) error {
+			_, err := pgx.ForEachRow(rows, []any{&body}, func() error { return nil })
+			return err
+		})
+	if err := send(ctx, t, b); err != nil {
+		return ss, where(err, "reading session %d for its statistics", sessionID)
 	}
-	return t.ReplaceRollup(ctx, sessionID, ledger.RollUp(rows))
+	if !found {
+		return ss, ledger.Errorf(ledger.ENOTFOUND, "session %d not found", sessionID)
+	}
+	if body != nil {
+		st, err := ledger.ParseSettlementBody(body)
+		if err != nil {
+			return ss, fmt.Errorf("session %d's latest settlement is unreadable: %w", sessionID, err)
+		}
+		ss.Settlement = &st
+	}
+	return ss, nil
+}
+
+// StoreRollup replaces a settled session's rollups and money rows and
+// takes it off stat_open, in one round trip.
+func (t *tx) StoreRollup(ctx context.Context, r ledger.SessionRollup) error {
+	b := &pgx.Batch{}
+	for _, table := range []string{"stat_sessions", "stat_counters", "stat_pairs", "stat_open"} {
+		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1 AND session_id = $2`, t.club, r.SessionID)
+	}
+	queueSessionRolls(b, t.club, r.SessionID, r.Rollup.Sessions)
+	queueCounterRolls(b, t.club, r.SessionID, r.Rollup.Counters)
+	queuePairRolls(b, t.club, r.SessionID, r.Rollup.Pairs)
+	queueStatMoney(b, t.club, r.Money)
+	return where(send(ctx, t, b), "storing the rollups of session %d", r.SessionID)
+}
+
+// MarkLive lists a session in stat_open.
+func (t *tx) MarkLive(ctx context.Context, sessionID int64) error {
+	_, err := t.Exec(ctx, `
+		INSERT INTO stat_open (club_id, session_id, table_id, game, date)
+		SELECT s.club_id, s.session_id, s.table_id, tb.game, s.date
+		FROM sessions s JOIN tables tb USING (club_id, table_id)
+		WHERE s.club_id = $1 AND s.session_id = $2
+		ON CONFLICT DO NOTHING`, t.club, sessionID)
+	return err
+}
+
+// ClearStats removes every statistics row of the club.
+func (t *tx) ClearStats(ctx context.Context) error {
+	b := &pgx.Batch{}
+	for _, table := range []string{"stat_open", "stat_sessions", "stat_counters", "stat_pairs", "stat_money"} {
+		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1`, t.club)
+	}
+	return where(send(ctx, t, b), "clearing club %d's statistics", t.club)
+}
+
+// StatSessions returns the ids of the club's sessions with hands or a
+// settlement after `after`, in order, at most limit.
+func (t *tx) StatSessions(ctx context.Context, after int64, limit int) ([]int64, error) {
+	rows, err := t.Query(ctx, `
+		SELECT s.session_id FROM sessions s
+		WHERE s.club_id = $1 AND s.session_id > $2
+		  AND (EXISTS (SELECT 1 FROM hands h WHERE h.club_id = s.club_id AND h.session_id = s.session_id)
+		    OR EXISTS (SELECT 1 FROM settlements x WHERE x.club_id = s.club_id AND x.session_id = s.session_id))
+		ORDER BY s.session_id LIMIT $3`, t.club, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
 // queueStatMoney queues the replacement of a session's money rows by
@@ -42,75 +124,6 @@ func queueStatMoney(b *pgx.Batch, clubID int64, st ledger.Settlement) {
 		SELECT $1, $2, m.player, $3, $4, $5::date, $6, m.points, m.payout, m.net
 		FROM unnest($7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[]) AS m(player, points, payout, net)`,
 		clubID, st.SessionID, st.TableID, st.Game, st.Date, st.Version, players, pointsCents, payoutCents, netCents)
-}
-
-// indexSettlement replaces a session's money rows with settlement st's
-// and, when the session is closed, rolls up its hands.
-func indexSettlement(ctx context.Context, t *tx, st ledger.Settlement) error {
-	var closed bool
-	b := &pgx.Batch{}
-	queueStatMoney(b, t.club, st)
-	b.Queue(`SELECT coalesce((SELECT closed_at IS NOT NULL FROM sessions WHERE club_id = $1 AND session_id = $2), false)`,
-		t.club, st.SessionID).QueryRow(func(row pgx.Row) error { return row.Scan(&closed) })
-	if err := send(ctx, t, b); err != nil || !closed {
-		return err // an open session's hands stay live until it closes
-	}
-	return rebuildSession(ctx, t, st.SessionID)
-}
-
-// SessionStatRows returns a session's statistics rows in hand order,
-// computed from its hands' current revisions (ledger.StatsOf): the
-// statistics keep no rows per hand.
-func (t *tx) SessionStatRows(ctx context.Context, sessionID int64) ([]ledger.StatRow, error) {
-	var date string
-	err := t.QueryRow(ctx, `SELECT to_char(date, 'YYYY-MM-DD') FROM sessions WHERE club_id = $1 AND session_id = $2`,
-		t.club, sessionID).Scan(&date)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	rows, err := t.Query(ctx, selectHand+` WHERE h.club_id = $1 AND h.session_id = $2 ORDER BY h.number, h.hand_id`, t.club, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	hands, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ledger.Hand, error) { return scanHand(r) })
-	if err != nil {
-		return nil, err
-	}
-	return statRowsOf(hands, map[int64]string{sessionID: date}), nil
-}
-
-// statRowsOf are the statistics rows of hands (in their order, each
-// hand's by player) with their sessions' dates; a void hand has none.
-func statRowsOf(hands []ledger.Hand, dates map[int64]string) []ledger.StatRow {
-	var out []ledger.StatRow
-	for _, h := range hands {
-		if h.Void {
-			continue
-		}
-		stats := ledger.StatsOf(h.Result)
-		slices.SortFunc(stats, func(a, b ledger.HandStat) int { return cmp.Compare(a.Player, b.Player) })
-		for _, hs := range stats {
-			out = append(out, ledger.StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game,
-				Date: dates[h.SessionID], Number: h.Number, HandStat: hs})
-		}
-	}
-	return out
-}
-
-// ReplaceRollup replaces a session's rollups with r and takes it off
-// stat_open: its figures are read from the rollups from now on.
-func (t *tx) ReplaceRollup(ctx context.Context, sessionID int64, r ledger.Rollup) error {
-	b := &pgx.Batch{}
-	for _, table := range []string{"stat_sessions", "stat_counters", "stat_pairs", "stat_open"} {
-		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1 AND session_id = $2`, t.club, sessionID)
-	}
-	queueSessionRolls(b, t.club, sessionID, r.Sessions)
-	queueCounterRolls(b, t.club, sessionID, r.Counters)
-	queuePairRolls(b, t.club, sessionID, r.Pairs)
-	return send(ctx, t, b)
 }
 
 func queueSessionRolls(b *pgx.Batch, clubID, sessionID int64, rolls []ledger.SessionRoll) {
@@ -194,64 +207,4 @@ func queuePairRolls(b *pgx.Batch, clubID, sessionID int64, rolls []ledger.PairRo
 		          num, den, onum, oden)`,
 		clubID, sessionID, players, others, tables, games, dates,
 		cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], nums, dens, onums, odens)
-}
-
-// RebuildStats recomputes a club's statistics from its hands (their
-// current revisions) and its sessions' latest settlements, in one
-// transaction: for hands recorded before the statistics existed, and for
-// an import.
-func (s *Store) RebuildStats(ctx context.Context, clubID int64) error {
-	return s.tx(ctx, func(t pgx.Tx) error { return rebuildStats(ctx, &tx{Tx: t, club: clubID}) })
-}
-
-func rebuildStats(ctx context.Context, t *tx) error {
-	b := &pgx.Batch{}
-	for _, table := range []string{"stat_open", "stat_sessions", "stat_counters", "stat_pairs", "stat_money"} {
-		b.Queue(`DELETE FROM `+table+` WHERE club_id = $1`, t.club)
-	}
-	// The sessions with hands and no settlement yet are read live; the
-	// rollups of the settled ones are built below, from their hands and
-	// latest settlements.
-	b.Queue(`
-		INSERT INTO stat_open (club_id, session_id, table_id, game, date)
-		SELECT s.club_id, s.session_id, s.table_id, t.game, s.date
-		FROM sessions s JOIN tables t USING (club_id, table_id)
-		WHERE s.club_id = $1 AND EXISTS (SELECT 1 FROM hands h WHERE h.club_id = s.club_id AND h.session_id = s.session_id)
-		  AND (s.closed_at IS NULL OR NOT EXISTS (SELECT 1 FROM settlements x WHERE x.club_id = s.club_id AND x.session_id = s.session_id))`,
-		t.club)
-	if err := send(ctx, t, b); err != nil {
-		return err
-	}
-	const page = 1000
-	// The latest settlement versions in pages of sessions, too.
-	var session int64
-	for {
-		rows, err := t.Query(ctx, `
-			SELECT DISTINCT ON (session_id) session_id, body FROM settlements WHERE club_id = $1 AND session_id > $2
-			ORDER BY session_id, version DESC LIMIT $3`, t.club, session, page)
-		if err != nil {
-			return err
-		}
-		var bodies [][]byte
-		var body []byte
-		if _, err := pgx.ForEachRow(rows, []any{&session, &body}, func() error {
-			bodies = append(bodies, body)
-			return nil
-		}); err != nil {
-			return err
-		}
-		for _, body := range bodies {
-			st, err := ledger.ParseSettlementBody(body)
-			if err != nil {
-				return fmt.Errorf("a settlement is unreadable: %w", err)
-			}
-			if err := indexSettlement(ctx, t, st); err != nil {
-				return err
-			}
-		}
-		if len(bodies) < page {
-			break
-		}
-	}
-	return nil
 }

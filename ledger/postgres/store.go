@@ -177,6 +177,15 @@ func send(ctx context.Context, q batcher, b *pgx.Batch) error {
 	return q.SendBatch(ctx, b).Close()
 }
 
+// where says where in the store err happened, keeping what it wraps for
+// errors.Is and errors.As; nil stays nil.
+func where(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}
+
 // batcher is a pool or a transaction: what send needs.
 type batcher interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults

@@ -118,7 +118,7 @@ func TestSessionTermsOutliveTheTable(t *testing.T) {
 	if a.Terms.Stake.Cmp(score.Int(1)) != 0 || l.b.Terms.Stake.Cmp(score.Int(5)) != 0 {
 		t.Errorf("the evenings' stakes: %s and %s, want 1 and 5", a.Terms.Stake, l.b.Terms.Stake)
 	}
-	hands, err := l.svc.ListHands(ctx, l.admin, l.table, ledger.Page{Limit: 10})
+	hands, err := l.svc.ListHands(ctx, l.admin, l.table, ledger.HandFilter{Page: ledger.Page{Limit: 10}})
 	must(t, err)
 	// Evening a's second hand was recorded after the change, under a's
 	// matches of 8 hands; evening b's, the match's third, under the new 12.

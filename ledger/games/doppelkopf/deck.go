@@ -151,6 +151,74 @@ func (d deck) minAugen(t int, c content) (augen int, ok bool) {
 	return augen, true
 }
 
+// augenSums are, per deck, the Augen exactly 4t cards of the pack can
+// hold, for t from 0 to the deck's tricks: which Augen a party taking t
+// tricks can have. They are not every number between the fewest and the
+// most: no cards hold 1 Auge (the smallest card worth anything is a Bube
+// with 2), one trick never holds 38 or 39 (four cards reach 37 and 40, not
+// between), eleven of the twelve tricks of the 48-card pack never 201 or
+// 202 (what the twelfth would leave).
+var augenSums = map[bool][][totalAugen + 1]bool{false: sumsOf(deck{}), true: sumsOf(deck{nines: true})}
+
+// sumsOf counts, rank by rank, which sums each number of the pack's cards
+// can make.
+func sumsOf(d deck) [][totalAugen + 1]bool {
+	cards := cardsPerTrick * d.tricks()
+	// can[n][a]: n of the ranks seen so far make a.
+	can := make([][totalAugen + 1]bool, cards+1)
+	can[0][0] = true
+	for _, v := range d.ranks() {
+		next := make([][totalAugen + 1]bool, cards+1)
+		for n := range can {
+			for a, ok := range can[n] {
+				for k := 0; ok && k <= copiesPerRank && n+k <= cards && a+v*k <= totalAugen; k++ {
+					next[n+k][a+v*k] = true
+				}
+			}
+		}
+		can = next
+	}
+	out := make([][totalAugen + 1]bool, d.tricks()+1)
+	for t := range out {
+		out[t] = can[cardsPerTrick*t]
+	}
+	return out
+}
+
+// holds reports whether t tricks of the pack can hold exactly a Augen.
+func (d deck) holds(t, a int) bool {
+	return t >= 0 && t <= d.tricks() && a >= 0 && a <= totalAugen && augenSums[d.nines][t][a]
+}
+
+// reAugen lists the Augen the Re party can hold, exactly, when it took
+// reT tricks and Kontra the others within kT (Kontra holds the rest of
+// the cards, so the rest of the Augen).
+func (d deck) reAugen(reT, kT trickRange) []span {
+	var out []span
+	for a := 0; a <= totalAugen; a++ {
+		if !d.splits(a, reT, kT) {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].hi == a-1 {
+			out[n-1].hi = a
+			continue
+		}
+		out = append(out, span{a, a})
+	}
+	return out
+}
+
+// splits reports whether Re can hold exactly a Augen in some number of
+// tricks within reT that leaves Kontra a number within kT.
+func (d deck) splits(a int, reT, kT trickRange) bool {
+	for t := reT.lo; t <= reT.hi; t++ {
+		if kt := d.tricks() - t; kt >= kT.lo && kt <= kT.hi && d.holds(t, a) {
+			return true
+		}
+	}
+	return false
+}
+
 // trickRange is the tricks a party may have taken, lo to hi.
 type trickRange struct{ lo, hi int }
 

@@ -36,7 +36,7 @@ func TestDeckOption(t *testing.T) {
 	// A rule set stored before the option existed plays with 40 cards.
 	old := `{"preset":"ddv","valuation":"ddv","bock_triggers":"each"}`
 	_, err := Engine{}.Score(scoreHand(four, old, json.RawMessage(`{"game":"normal","re":{"players":[1,3],"augen":5}}`)))
-	wantViolation(t, err, "facts.re.augen")
+	gamestest.WantViolation(t, err, "facts.re.augen")
 }
 
 // TestMinAugen pins the deck model: the fewest Augen t tricks hold, and what
@@ -130,7 +130,7 @@ func TestNinesBoundaries(t *testing.T) {
 				want = map[int64]int64{1: -v, 3: -v, 2: v, 4: v}
 				winners = []int64{2, 4}
 			}
-			wantPoints(t, res, four, want)
+			gamestest.WantPoints(t, res, four, want)
 			if !sameIDs(res.Winners, winners) {
 				t.Errorf("winners %v, want %v", res.Winners, winners)
 			}
@@ -143,11 +143,12 @@ func TestNinesBoundaries(t *testing.T) {
 	}
 }
 
-// TestNinesAugenAccepted: Augen 1..7 and 233..239 (a trick may hold fewer
-// than 8 Augen) are accepted with 48 cards and refused with 40.
+// TestNinesAugenAccepted: Augen 2..7 and 233..238 (a trick may hold fewer
+// than 8 Augen) are accepted with 48 cards and refused with 40; 1 and 239
+// no cards make (TestEveryAugenSplit).
 func TestNinesAugenAccepted(t *testing.T) {
 	var augen []int
-	for a := 1; a <= 7; a++ {
+	for a := 2; a <= 7; a++ {
 		augen = append(augen, a, totalAugen-a)
 	}
 	for _, a := range augen {
@@ -156,7 +157,7 @@ func TestNinesAugenAccepted(t *testing.T) {
 		testHand{preset: "house", options: `{"nines":true}`, facts: facts}.mustScore(t)
 		for _, r := range []struct{ preset, options string }{{"house", ""}, {"ddv", forty}} {
 			_, err := testHand{preset: r.preset, options: r.options, facts: facts}.score(t)
-			wantViolation(t, err, "facts.re.augen")
+			gamestest.WantViolation(t, err, "facts.re.augen")
 			wantDeckNamed(t, err, false)
 		}
 	}
@@ -195,7 +196,7 @@ func TestNinesRefusals(t *testing.T) {
 		{"a Fuchs in a trick of nines", "ddv", "", `"re":{"players":[1,3],"augen":240},"kontra":{"tricks":1,"fuchs_gefangen":1}`, "facts.kontra.fuchs_gefangen"},
 		{"a Fuchs in a Doppelkopf: 41", "ddv", "", `"re":{"players":[1,3],"augen":40,"doppelkopf":1,"fuchs_gefangen":1}`, "facts.re.doppelkopf"},
 		// The Karlchen: the Kreuz-Bube, 2 Augen.
-		{"Karlchen in 1 Auge", "ddv", "", `"re":{"players":[1,3],"augen":1,"karlchen":true}`, "facts.re.karlchen"},
+		{"Karlchen in 0 Augen", "ddv", "", `"re":{"players":[1,3],"augen":0,"tricks":1,"karlchen":true}`, "facts.re.karlchen"},
 		{"Karlchen without a trick", "ddv", "", `"re":{"players":[1,3],"augen":240,"tricks":12},"kontra":{"karlchen":true}`, "facts.kontra.karlchen"},
 		// With 40 cards the tricks count too, once given.
 		{"40 cards: 11 tricks", "house", "", `"re":{"players":[1,3],"augen":130,"tricks":11}`, "facts.re.tricks"},
@@ -206,7 +207,7 @@ func TestNinesRefusals(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := testHand{preset: c.preset, options: c.options, facts: `{"game":"normal",` + c.facts + `}`}.score(t)
-			wantViolation(t, err, c.field)
+			gamestest.WantViolation(t, err, c.field)
 			wantDeckNamed(t, err, c.preset == "ddv")
 		})
 	}
@@ -236,7 +237,7 @@ func TestNinesAccepted(t *testing.T) {
 	// With 40 cards the house rules' bounds stay: 4 Doppelköpfe in 160.
 	testHand{facts: `{"game":"normal","re":{"players":[1,2],"augen":160,"doppelkopf":4}}`}.mustScore(t)
 	_, err := testHand{preset: "ddv", facts: `{"game":"normal","re":{"players":[1,2],"augen":160,"doppelkopf":4}}`}.score(t)
-	wantViolation(t, err, "facts.re.doppelkopf")
+	gamestest.WantViolation(t, err, "facts.re.doppelkopf")
 }
 
 // wantDeckNamed checks that a refusal names the deck it was judged by.
@@ -252,5 +253,69 @@ func wantDeckNamed(t *testing.T, err error, nines bool) {
 	}
 	if !strings.HasPrefix(v.Rule, want) {
 		t.Errorf("%s: %q does not name the deck (%q)", v.Field, v.Rule, want)
+	}
+}
+
+// possibleAugen counts, by brute force over how many cards of each rank a
+// party holds, which Augen each number of its tricks can hold: the cards
+// of t tricks are any 4t cards of the pack.
+func possibleAugen(d deck) map[[2]int]bool {
+	out := map[[2]int]bool{}
+	ranks := d.ranks()
+	var walk func(i, cards, augen int)
+	walk = func(i, cards, augen int) {
+		if i == len(ranks) {
+			if cards%cardsPerTrick == 0 {
+				out[[2]int{cards / cardsPerTrick, augen}] = true
+			}
+			return
+		}
+		for n := 0; n <= copiesPerRank; n++ {
+			walk(i+1, cards+n, augen+n*ranks[i])
+		}
+	}
+	walk(0, 0, 0)
+	return out
+}
+
+// TestEveryAugenSplit: for both decks, every Augen of Re from 0 to 240,
+// with the tricks unsaid and with each number of tricks said, is accepted
+// exactly when some cards of the pack make it: with 48 cards every split
+// but 1/239 (the smallest card worth anything is a Bube, 2), with 40 every
+// split but 1..7 and 233..239, and with the tricks said the gaps of each
+// count (one trick never holds 38 or 39, eleven of twelve never 201).
+func TestEveryAugenSplit(t *testing.T) {
+	for _, c := range []struct {
+		d               deck
+		preset, options string
+	}{{deck{nines: true}, "ddv", ""}, {deck{}, "house", ""}} {
+		possible := possibleAugen(c.d)
+		for a := 0; a <= totalAugen; a++ {
+			any := false
+			for n := 0; n <= c.d.tricks(); n++ {
+				any = any || possible[[2]int{n, a}]
+			}
+			// With 0 Augen a party of the 48-card pack may have taken a
+			// trick of nines: say that it took none.
+			took := ""
+			if c.d.nines && a == 0 {
+				took = `,"took_trick":false`
+			}
+			if c.d.nines && a == totalAugen {
+				took = `},"kontra":{"took_trick":false`
+			}
+			facts := fmt.Sprintf(`{"game":"normal","re":{"players":[1,3],"augen":%d%s}}`, a, took)
+			_, err := testHand{preset: c.preset, options: c.options, facts: facts}.score(t)
+			if want := any || c.d.nines && (a == 0 || a == totalAugen); (err == nil) != want {
+				t.Errorf("%s, Re %d Augen: %v; want accepted %v", c.d.name(), a, err, want)
+			}
+			for n := 0; n <= c.d.tricks(); n++ {
+				facts := fmt.Sprintf(`{"game":"normal","re":{"players":[1,3],"augen":%d,"tricks":%d}}`, a, n)
+				_, err := testHand{preset: c.preset, options: c.options, facts: facts}.score(t)
+				if want := possible[[2]int{n, a}]; (err == nil) != want {
+					t.Errorf("%s, Re %d Augen in %d tricks: %v; want accepted %v", c.d.name(), a, n, err, want)
+				}
+			}
+		}
 	}
 }

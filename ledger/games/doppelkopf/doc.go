@@ -26,15 +26,18 @@
 //     233..239 are refused, and `took_trick` may be omitted (it is derived
 //     from the Augen); when given it must agree.
 //   - With 48 cards a trick of four nines holds 0 Augen, so any split of the
-//     240 Augen may be recorded. A party with Augen took a trick; a party
+//     240 Augen that cards can make may be recorded: every one but 1:239
+//     (the smallest card worth anything is a Bube, 2). A party with Augen
+//     took a trick; a party
 //     with 0 Augen may still have taken one or two tricks of nines, so for
 //     it the facts must say so (`took_trick`, or `tricks`), else the hand is
 //     refused.
 //   - `tricks` (optional, each party) counts a party's tricks; given for one
 //     party, the other's are the rest. The Augen must fit them: t tricks
-//     hold at least the lowest 4t cards of the pack and leave the other
-//     party at least the lowest cards of its tricks (with 48 cards: 0 Augen
-//     in at most 2 tricks, at most 44 Augen in 1).
+//     hold exactly what some 4t cards of the pack hold, the other party
+//     the rest (with 48 cards: 0 Augen in at most 2 tricks, at most 44
+//     Augen in 1 and never 38 or 39, never 201 or 202 in 11; with 40 cards
+//     one trick never holds 31, 38 or 39).
 //   - Schwarz is judged by tricks, not Augen: a party that took no trick is
 //     schwarz (for the "schwarz" point and the Absage "schwarz"); with 48
 //     cards a party with 0 Augen and a trick of nines is not.

@@ -16,7 +16,7 @@ func TestWorkedExampleA(t *testing.T) {
 	res := testHand{state: bockState, facts: `{"game":"normal",
 		"re":{"players":[1,3],"augen":187,"announced":"keine90","fuchs_gefangen":1},
 		"kontra":{"doppelkopf":1}}`}.mustScore(t)
-	wantPoints(t, res, four, map[int64]int64{1: 16, 3: 16, 2: -16, 4: -16})
+	gamestest.WantPoints(t, res, four, map[int64]int64{1: 16, 3: 16, 2: -16, 4: -16})
 	want := []string{"gewonnen", "keine 90", "keine 60", "keine 90 angesagt (Re)", "Re angesagt",
 		"Fuchs gefangen (Re)", "Doppelkopf (Kontra)", "Bock", "Spielwert"}
 	if got := labels(res); !slices.Equal(got, want) {
@@ -46,7 +46,7 @@ func TestWorkedExampleB(t *testing.T) {
 	res := testHand{facts: `{"game":"normal",
 		"re":{"players":[1,2],"augen":109,"announced":"re","karlchen":true},
 		"kontra":{"announced":"kontra"}}`}.mustScore(t)
-	wantPoints(t, res, four, map[int64]int64{3: 7, 4: 7, 1: -7, 2: -7})
+	gamestest.WantPoints(t, res, four, map[int64]int64{3: 7, 4: 7, 1: -7, 2: -7})
 	want := []string{"gewonnen", "gegen die Alten", "Re angesagt", "Kontra angesagt", "Karlchen (Re)", "Spielwert"}
 	if got := labels(res); !slices.Equal(got, want) {
 		t.Errorf("lines %v, want %v", got, want)
@@ -171,7 +171,7 @@ func checkThreshold(t *testing.T, preset string, c threshold) {
 			t.Errorf("winners %v, want none", res.Winners)
 		}
 	}
-	wantPoints(t, res, four, want)
+	gamestest.WantPoints(t, res, four, want)
 }
 
 func TestNoWinnerScoresSpecialPoints(t *testing.T) {
@@ -179,7 +179,7 @@ func TestNoWinnerScoresSpecialPoints(t *testing.T) {
 		"re":{"players":[1,3],"augen":120,"announced":"keine90","fuchs_gefangen":2},
 		"kontra":{"announced":"keine90","karlchen":true}}`, state: bockState}.mustScore(t)
 	// d = 2 - 1 = 1, Bock x2 = 2
-	wantPoints(t, res, four, map[int64]int64{1: 2, 3: 2, 2: -2, 4: -2})
+	gamestest.WantPoints(t, res, four, map[int64]int64{1: 2, 3: 2, 2: -2, 4: -2})
 	wantLine(t, res, "keine Partei erreicht ihr Ziel", "=", 0)
 	wantLine(t, res, "Fuchs gefangen (Re)", "+", 2)
 	wantLine(t, res, "Karlchen (Kontra)", "-", 1)
@@ -203,7 +203,7 @@ func TestSpecialPointsTurnValueNegative(t *testing.T) {
 	wantLine(t, res, "Doppelkopf (Kontra)", "-", 2)
 	wantLine(t, res, "Fuchs gefangen (Kontra)", "-", 1)
 	wantLine(t, res, "Spielwert", "=", -1)
-	wantPoints(t, res, four, map[int64]int64{1: -1, 3: -1, 2: 1, 4: 1})
+	gamestest.WantPoints(t, res, four, map[int64]int64{1: -1, 3: -1, 2: 1, 4: 1})
 	if !sameIDs(res.Winners, []int64{1, 3}) {
 		t.Errorf("winners %v, want Re [1 3] (they won the game)", res.Winners)
 	}
@@ -242,7 +242,7 @@ func TestSolos(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := testHand{options: c.options, state: bockState, facts: c.facts}.mustScore(t)
-			wantPoints(t, res, four, c.want)
+			gamestest.WantPoints(t, res, four, c.want)
 			for label, v := range c.lines {
 				wantLine(t, res, label, lineOp(label), v)
 			}
@@ -311,7 +311,7 @@ func TestVerworfen(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := testHand{preset: c.preset, facts: c.facts}.mustScore(t)
-			wantPoints(t, res, four, c.want)
+			gamestest.WantPoints(t, res, four, c.want)
 			if !sameIDs(res.Winners, c.winners) {
 				t.Errorf("winners %v, want %v", res.Winners, c.winners)
 			}
@@ -353,7 +353,7 @@ func TestDDV(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := testHand{preset: "ddv", options: c.options, state: bockState, facts: c.facts}.mustScore(t)
-			wantPoints(t, res, four, c.want)
+			gamestest.WantPoints(t, res, four, c.want)
 			for label, v := range c.lines {
 				wantLine(t, res, label, "+", v)
 			}
@@ -419,7 +419,7 @@ func TestBockQueueWhileRoundRuns(t *testing.T) {
 	res := testHand{state: `{"bock_games_left":2,"bock_rounds_queued":0}`,
 		facts: `{"game":"normal","herzstich":true,"re":{"players":[1,3],"augen":121}}`}.mustScore(t)
 	wantLine(t, res, "Bock", "x", 2)
-	wantPoints(t, res, four, map[int64]int64{1: 2, 3: 2, 2: -2, 4: -2})
+	gamestest.WantPoints(t, res, four, map[int64]int64{1: 2, 3: 2, 2: -2, 4: -2})
 	st := decodeTestState(t, res)
 	if st.BockGamesLeft != 1 || st.BockRoundsQueued != 1 {
 		t.Errorf("bock state %d/%d, want 1 left, 1 queued (no x4)", st.BockGamesLeft, st.BockRoundsQueued)
@@ -433,7 +433,7 @@ func TestRedeal(t *testing.T) {
 	for _, game := range []string{GameSchmeissen, GameArmutNichtGenommen} {
 		t.Run(game, func(t *testing.T) {
 			res := testHand{state: `{"next_dealer":3,"bock_games_left":2}`, facts: `{"game":"` + game + `"}`}.mustScore(t)
-			wantPoints(t, res, four, map[int64]int64{})
+			gamestest.WantPoints(t, res, four, map[int64]int64{})
 			if len(res.Winners) != 0 {
 				t.Errorf("winners %v, want none", res.Winners)
 			}
@@ -458,7 +458,7 @@ func TestArmutAndHochzeitWithPartner(t *testing.T) {
 	for _, game := range []string{GameArmut, GameHochzeit} {
 		res := testHand{facts: `{"game":"` + game + `","re":{"players":[2,3],"augen":100,"fuchs_gefangen":1}}`}.mustScore(t)
 		// Kontra wins 1 + gegen die Alten = 2, - Re's Fuchs = 1
-		wantPoints(t, res, four, map[int64]int64{1: 1, 4: 1, 2: -1, 3: -1})
+		gamestest.WantPoints(t, res, four, map[int64]int64{1: 1, 4: 1, 2: -1, 3: -1})
 	}
 }
 
@@ -500,7 +500,7 @@ func TestSeating(t *testing.T) {
 					want[id] = -1
 				}
 			}
-			wantPoints(t, res, c.seated, want)
+			gamestest.WantPoints(t, res, c.seated, want)
 			st := decodeTestState(t, res)
 			if st.NextDealer == nil || *st.NextDealer != c.nextDeal {
 				t.Errorf("next dealer %v, want %d", st.NextDealer, c.nextDeal)
@@ -598,7 +598,7 @@ func TestRules(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := Engine{}.Rules(b.preset, json.RawMessage(b.options))
-		wantViolation(t, err, b.field)
+		gamestest.WantViolation(t, err, b.field)
 	}
 }
 
@@ -617,7 +617,7 @@ func TestBadRulesAndSeating(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Engine{}.Score(scoreHand(c.seated, c.rules, facts))
-		wantViolation(t, err, c.field)
+		gamestest.WantViolation(t, err, c.field)
 	}
 }
 
@@ -690,7 +690,7 @@ func TestInvalidFacts(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := testHand{preset: c.preset, options: c.options, seated: c.seated, facts: c.facts}.score(t)
-			wantViolation(t, err, c.field)
+			gamestest.WantViolation(t, err, c.field)
 		})
 	}
 }

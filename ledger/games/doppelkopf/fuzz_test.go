@@ -128,5 +128,5 @@ func TestOpenAPIExample(t *testing.T) {
 	}
 	res := testHand{facts: openAPIExample}.mustScore(t)
 	// 4, x2 (Re angesagt), +1 Fuchs -1 Doppelkopf = 8
-	wantPoints(t, res, four, map[int64]int64{1: 8, 3: 8, 2: -8, 4: -8})
+	gamestest.WantPoints(t, res, four, map[int64]int64{1: 8, 3: 8, 2: -8, 4: -8})
 }

@@ -2,7 +2,6 @@ package doppelkopf
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
@@ -47,28 +46,6 @@ func (th testHand) mustScore(t testing.TB) score.Result {
 	return gamestest.MustScore(t, Engine{}, th.hand(t))
 }
 
-// wantPoints checks every seated player's points, in seating order, and
-// that the hand sums to zero.
-func wantPoints(t *testing.T, res score.Result, seated []int64, want map[int64]int64) {
-	t.Helper()
-	if len(res.Points) != len(seated) {
-		t.Fatalf("points for %d players, want %d: %+v", len(res.Points), len(seated), res.Points)
-	}
-	var sum score.Points
-	for i, pp := range res.Points {
-		if pp.Player != seated[i] {
-			t.Errorf("points[%d] is player %d, want %d (seating order)", i, pp.Player, seated[i])
-		}
-		if got, w := pp.Points, score.Int(want[pp.Player]); got.Cmp(w) != 0 {
-			t.Errorf("player %d: %s points, want %s", pp.Player, got, w)
-		}
-		sum = sum.Add(pp.Points)
-	}
-	if !sum.IsZero() {
-		t.Errorf("points sum to %s, want 0", sum)
-	}
-}
-
 // wantLine checks that a breakdown line with this label, op and value
 // exists.
 func wantLine(t *testing.T, res score.Result, label string, op score.Op, value int64) {
@@ -81,7 +58,7 @@ func wantLine(t *testing.T, res score.Result, label string, op score.Op, value i
 			return
 		}
 	}
-	t.Errorf("no line %q in %s", label, lineText(res))
+	t.Errorf("no line %q in %s", label, gamestest.LinesText(res))
 }
 
 func noLine(t *testing.T, res score.Result, label string) {
@@ -91,14 +68,6 @@ func noLine(t *testing.T, res score.Result, label string) {
 			t.Errorf("unexpected line %q %s %s", label, l.Op, l.Value)
 		}
 	}
-}
-
-func lineText(res score.Result) string {
-	out := ""
-	for _, l := range res.Lines {
-		out += l.Label + " " + string(l.Op) + l.Value.String() + "; "
-	}
-	return out
 }
 
 // labels lists the value lines (not the per-player results) in order.
@@ -128,20 +97,6 @@ func decodeTestState(t *testing.T, res score.Result) State {
 		t.Fatalf("state %s: %v", res.State, err)
 	}
 	return st
-}
-
-func wantViolation(t *testing.T, err error, field string) {
-	t.Helper()
-	var v *score.Violation
-	if !errors.As(err, &v) {
-		t.Fatalf("error %v (%T), want *score.Violation for %s", err, err, field)
-	}
-	if v.Field != field {
-		t.Errorf("violation field %q (%s), want %q", v.Field, v.Rule, field)
-	}
-	if v.Rule == "" {
-		t.Errorf("violation for %s has no rule", field)
-	}
 }
 
 func sameIDs(a, b []int64) bool {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
+
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 )
 
 // TestNoWinnerReadings scores hands where both parties made Absagen and
@@ -102,7 +104,7 @@ func TestNoWinnerReadings(t *testing.T) {
 				if strings.Contains(c.facts, `"damensolo"`) {
 					want = map[int64]int64{1: 3 * v, 2: -v, 3: -v, 4: -v}
 				}
-				wantPoints(t, res, four, want)
+				gamestest.WantPoints(t, res, four, want)
 				for _, label := range c.onlyLines {
 					if on {
 						op := score.OpAdd

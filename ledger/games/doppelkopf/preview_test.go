@@ -135,9 +135,9 @@ func TestPreviewStartsQueuedRound(t *testing.T) {
 func TestPreviewRefusesSeating(t *testing.T) {
 	rules := gamestest.MustRules(t, Engine{}, "", "")
 	_, err := Engine{}.Preview(score.Hand{Seated: []int64{1, 2, 3}, Rules: rules})
-	wantViolation(t, err, "seated")
+	gamestest.WantViolation(t, err, "seated")
 	_, err = Engine{}.Preview(score.Hand{Seated: four, Rules: json.RawMessage(`{"valuation":"x"}`)})
-	wantViolation(t, err, "rules.valuation")
+	gamestest.WantViolation(t, err, "rules.valuation")
 }
 
 // TestPreviewAgreesWithScoring: before every hand of the evening at five,

@@ -236,44 +236,26 @@ var statKey = regexp.MustCompile(`^(solo_(played|won)(_(farbsolo_(kreuz|pik|herz
 // players of a played hand, and the winners are one of them.
 func checkStats(t *testing.T, res score.Result, seated []int64) {
 	t.Helper()
-	for i, s := range res.Stats {
-		if !statKey.MatchString(s.Key) || s.Count < 1 || !slices.Contains(seated, s.Player) {
-			t.Fatalf("stat %+v: unknown key, count below 1 or player not seated", s)
+	gamestest.CheckStats(t, res, seated, func(s score.Stat) string {
+		won := s.Key == "solo_won" || s.Key == "re_said_won" || s.Key == "kontra_said_won" || s.Key == "absage_won"
+		switch {
+		case !statKey.MatchString(s.Key) || !slices.Contains(seated, s.Player):
+			return "unknown key or player not seated"
+		case s.Key == "absage_said" && s.Count > 4 || s.Key != "absage_said" && s.Count != 1:
+			return "count out of range"
+		case won && !slices.Contains(res.Winners, s.Player):
+			return fmt.Sprintf("for a player who did not win (winners %v)", res.Winners)
 		}
-		if s.Key == "absage_said" && s.Count > 4 || s.Key != "absage_said" && s.Count != 1 {
-			t.Fatalf("stat %+v: count out of range", s)
-		}
-		if i == 0 {
-			continue
-		}
-		p := res.Stats[i-1]
-		sp, ss := slices.Index(seated, p.Player), slices.Index(seated, s.Player)
-		if sp > ss || sp == ss && p.Key >= s.Key {
-			t.Fatalf("stats out of order or repeated: %+v then %+v", p, s)
-		}
-	}
+		return ""
+	})
 	if len(res.Parties) == 0 {
 		if len(res.Winners) > 0 {
 			t.Fatalf("winners %v without parties", res.Winners)
 		}
 		return
 	}
-	if len(res.Parties) != 2 {
-		t.Fatalf("%d parties, want Re and Kontra", len(res.Parties))
-	}
-	all := slices.Concat(res.Parties[0], res.Parties[1])
-	slices.Sort(all)
-	if len(all) != playersPerHand || len(slices.Compact(all)) != playersPerHand {
-		t.Fatalf("parties %v are not the four players", res.Parties)
-	}
-	if len(res.Winners) > 0 && !slices.Equal(res.Winners, res.Parties[0]) && !slices.Equal(res.Winners, res.Parties[1]) {
-		t.Fatalf("winners %v are not a party of %v", res.Winners, res.Parties)
-	}
-	for _, s := range res.Stats {
-		won := s.Key == "solo_won" || s.Key == "re_said_won" || s.Key == "kontra_said_won" || s.Key == "absage_won"
-		if won && !slices.Contains(res.Winners, s.Player) {
-			t.Fatalf("stat %+v for a player who did not win (winners %v)", s, res.Winners)
-		}
+	if len(res.Parties) != 2 || len(slices.Concat(res.Parties...)) != playersPerHand {
+		t.Fatalf("parties %v, want Re and Kontra of the four players", res.Parties)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 )
 
 // TestTSRWinCriteria walks the DDV Turnierspielregeln' own list of when a
@@ -82,11 +84,11 @@ func TestChecklistExamples(t *testing.T) {
 	// Bsp. 1: Kontra said Kontra and won with 160 Augen: gewonnen 1, unter
 	// 90 gespielt 1 (Re 80), Kontra angesagt 2, gegen die Kreuz-Damen 1 = 5.
 	res := testHand{preset: "ddv", facts: `{"game":"normal","re":{"players":[1,3],"augen":80},"kontra":{"announced":"kontra"}}`}.mustScore(t)
-	wantPoints(t, res, four, map[int64]int64{2: 5, 4: 5, 1: -5, 3: -5})
+	gamestest.WantPoints(t, res, four, map[int64]int64{2: 5, 4: 5, 1: -5, 3: -5})
 	// Bsp. 2: Re said Re, keine 90, keine 60 and made 130: Kontra won with
 	// 110: gewonnen 1, Re angesagt 2, keine 90 and keine 60 abgesagt 2, 90
 	// gegen keine 60 erreicht 1, gegen die Kreuz-Damen 1 = 7.
 	res = testHand{preset: "ddv", facts: `{"game":"normal","re":{"players":[1,3],"augen":130,"announced":"keine60"}}`}.mustScore(t)
-	wantPoints(t, res, four, map[int64]int64{2: 7, 4: 7, 1: -7, 3: -7})
+	gamestest.WantPoints(t, res, four, map[int64]int64{2: 7, 4: 7, 1: -7, 3: -7})
 	wantLine(t, res, "90 gegen keine 60 (Kontra)", "+", 1)
 }

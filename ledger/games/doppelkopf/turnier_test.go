@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
+
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 )
 
 const turnierOptions = `{"turnier": true}`
@@ -35,7 +37,7 @@ func (tt *turnierTable) play(facts string) score.Result {
 func (tt *turnierTable) refuse(facts, field string) {
 	tt.t.Helper()
 	_, err := tt.hand(facts).score(tt.t)
-	wantViolation(tt.t, err, field)
+	gamestest.WantViolation(tt.t, err, field)
 }
 
 // statsOf lists the hand's statistics as "player:key".
@@ -70,7 +72,7 @@ func TestTurnierSpielrunde(t *testing.T) {
 	// point, x3 for him): he leads (TSR 4.2.2), and dealer 2 deals again
 	// (TSR 3.3.1, 4.2.5).
 	res = tt.play(`{"game": "damensolo", "solo_kind": "pflicht", "re": {"players": [3], "augen": 130}}`)
-	wantPoints(t, res, four, map[int64]int64{1: -1, 2: -1, 3: 3, 4: -1})
+	gamestest.WantPoints(t, res, four, map[int64]int64{1: -1, 2: -1, 3: 3, 4: -1})
 	wantDealer(t, 2, res, 2, 2)
 	if got := statsOf(res, turnierKeys...); !slices.Equal(got, []string{"3:aufspiel", "3:pflichtsolo"}) {
 		t.Errorf("hand 2 stats %v, want 3 leading his Pflichtsolo", got)
@@ -165,7 +167,7 @@ func TestTurnierRefusals(t *testing.T) {
 	for _, c := range cases {
 		th := testHand{preset: "ddv", options: c.options, seated: c.seated, session: 1, facts: c.facts}
 		_, err := th.score(t)
-		wantViolation(t, err, c.field)
+		gamestest.WantViolation(t, err, c.field)
 		if err == nil || !strings.Contains(err.Error(), c.rule) {
 			t.Errorf("%s: %v, want the rule to say %q", c.name, err, c.rule)
 		}

@@ -249,17 +249,18 @@ func checkAugen(hd *hand, d deck, re, kontra PartyFacts) error {
 	return checkAugenFit(d, a, hd.re.tricks, hd.kontra.tricks, re, kontra, reTricks)
 }
 
-// checkAugenFit checks that Re's Augen a fit the tricks the parties took.
-// The refusal lists every Augen Re could hold with the tricks given.
+// checkAugenFit checks that Re's Augen a fit the tricks the parties took:
+// that some cards of the pack make exactly that split (deck.splits). The
+// refusal lists every Augen Re could hold with the tricks given.
 func checkAugenFit(d deck, a int, reRange, kontraRange trickRange, re, kontra PartyFacts, reTricks *int) error {
-	if inSpans(a, d.reSpans(reRange, kontraRange, content{}, content{})) {
+	if d.splits(a, reRange, kontraRange) {
 		return nil
 	}
 	all := trickRange{0, d.tricks()}
 	if reTricks != nil {
 		all = trickRange{*reTricks, *reTricks}
 	}
-	spans := d.reSpans(all, trickRange{0, d.tricks()}, content{}, content{})
+	spans := d.reAugen(all, trickRange{0, d.tricks()})
 	if re.Tricks != nil || kontra.Tricks != nil {
 		field := "facts.re.tricks"
 		if re.Tricks == nil {

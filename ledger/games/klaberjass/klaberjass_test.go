@@ -403,7 +403,7 @@ func TestOrgi(t *testing.T) {
 		t.Errorf("a hand without orgi moves 1, got %s", got)
 	}
 	_, err := Engine{}.Score(score.Hand{Seated: seated2, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(facts)})
-	assertViolation(t, err, "facts.orgi")
+	gamestest.WantViolation(t, err, "facts.orgi")
 }
 
 func TestDealerRules(t *testing.T) {
@@ -472,7 +472,7 @@ func TestSittingOut(t *testing.T) {
 		t.Errorf("3/5 total %s", got)
 	}
 	_, err := Engine{}.Score(score.Hand{Seated: seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(`{"dealer":5,"trump_player":3,"trump_suit":"karo","card_points":[{"player":2,"points":60},{"player":5,"points":92}],"last_trick":3}`)})
-	assertViolation(t, err, "facts.players")
+	gamestest.WantViolation(t, err, "facts.players")
 }
 
 // TestDealerAndPlayers: the result names the dealer of the facts and the
@@ -485,17 +485,6 @@ func TestDealerAndPlayers(t *testing.T) {
 	res = play(t, seated2, nil, nil, `{"dealer":2,"trump_player":1,"trump_suit":"pik","card_points":[{"player":1,"points":100},{"player":2,"points":52}],"last_trick":1}`)
 	if res.Dealer != 2 || !slices.Equal(res.Players, seated2) {
 		t.Errorf("two players: dealer %d, players %v; want 2, %v", res.Dealer, res.Players, seated2)
-	}
-}
-
-func assertViolation(t testing.TB, err error, field string) {
-	t.Helper()
-	var v *score.Violation
-	if !errors.As(err, &v) {
-		t.Fatalf("error %v is not a *score.Violation (want field %s)", err, field)
-	}
-	if v.Field != field {
-		t.Errorf("violation field %q (%s), want %q", v.Field, v.Rule, field)
 	}
 }
 
@@ -550,7 +539,7 @@ func TestInvalidHands(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Engine{}.Score(score.Hand{Seated: tc.seated, Rules: gamestest.MustRules(t, Engine{}, "", ""), Facts: json.RawMessage(tc.facts)})
-			assertViolation(t, err, tc.field)
+			gamestest.WantViolation(t, err, tc.field)
 		})
 	}
 }
@@ -559,7 +548,7 @@ func TestScoreRefusesForeignRules(t *testing.T) {
 	facts := json.RawMessage(`{"dealer":1,"trump_player":1,"trump_suit":"herz","card_points":[{"player":1,"points":76},{"player":2,"points":76}],"last_trick":1}`)
 	for _, r := range []string{``, `null`, `{"preset":"standard","dealer_rule":"sometimes"}`, `{"hands_per_match":8}`} {
 		_, err := Engine{}.Score(score.Hand{Seated: seated4, Rules: json.RawMessage(r), Facts: facts})
-		assertViolation(t, err, "rules")
+		gamestest.WantViolation(t, err, "rules")
 	}
 }
 
@@ -600,7 +589,7 @@ func TestRules(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := Engine{}.Rules(b.preset, json.RawMessage(b.overrides))
-		assertViolation(t, err, b.field)
+		gamestest.WantViolation(t, err, b.field)
 	}
 	if (Engine{}).Name() != "klaberjass" || !(Engine{}).ZeroSum() {
 		t.Error("name or zero-sum flag")

@@ -37,9 +37,9 @@ func TestPreviewNewTable(t *testing.T) {
 		gamestest.SameJSON(t, mustPreview(t, h), `{"match":1,"hands":0,"sides":[],"matches_won":{},"summary":"Partie 1, noch kein Spiel"}`)
 	}
 	_, err := Engine{}.Preview(score.Hand{Seated: []int64{1, 2, 1}, Rules: rules})
-	assertViolation(t, err, "seated[2]")
+	gamestest.WantViolation(t, err, "seated[2]")
 	_, err = Engine{}.Preview(score.Hand{Seated: seated4, Rules: json.RawMessage(`{}`)})
-	assertViolation(t, err, "rules")
+	gamestest.WantViolation(t, err, "rules")
 }
 
 // fiveHand is a hand of players 1 to 4 (named in the facts) at a table of

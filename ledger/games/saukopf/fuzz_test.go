@@ -101,7 +101,7 @@ func TestOpenAPIExample(t *testing.T) {
 		t.Fatal("no SaukopfFacts example in openapi.yaml")
 	}
 	res := mustScore(t, example, "")
-	wantPoints(t, res, map[int64]string{1: "12", 2: "-12", 3: "12", 4: "-12"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "12", 2: "-12", 3: "12", 4: "-12"})
 }
 
 // TestZeroSumSweep scores a grid of Vierer and Dreihaxer hands over every

@@ -2,7 +2,6 @@ package saukopf
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -37,41 +36,13 @@ func mustScore(t testing.TB, facts, overrides string) score.Result {
 	return gamestest.MustScore(t, Engine{}, seatedHand(t, facts, overrides))
 }
 
-// wantPoints checks every listed player's exact points, that nobody else
-// is listed, and that the hand sums to zero.
-func wantPoints(t *testing.T, res score.Result, want map[int64]string) {
-	t.Helper()
-	if len(res.Points) != len(want) {
-		t.Errorf("points for %d players, want %d: %v", len(res.Points), len(want), res.Points)
-	}
-	var sum score.Points
-	for _, pp := range res.Points {
-		sum = sum.Add(pp.Points)
-		w, ok := want[pp.Player]
-		if !ok {
-			t.Errorf("player %d scored %s, want no entry", pp.Player, pp.Points)
-			continue
-		}
-		if pp.Points.String() != w {
-			t.Errorf("player %d: %s, want %s", pp.Player, pp.Points, w)
-		}
-	}
-	if !sum.IsZero() {
-		t.Errorf("points sum to %s, want 0", sum)
-	}
-}
-
-func lineText(l score.Line) string {
-	return fmt.Sprintf("%s %s %s", l.Label, l.Op, l.Value)
-}
-
 // wantLines checks that each wanted line ("label op value") appears, in
 // the given order.
 func wantLines(t *testing.T, res score.Result, want ...string) {
 	t.Helper()
 	texts := make([]string, len(res.Lines))
 	for i, l := range res.Lines {
-		texts[i] = lineText(l)
+		texts[i] = gamestest.LineText(l)
 	}
 	at := 0
 	for _, w := range want {
@@ -89,27 +60,13 @@ func noLine(t *testing.T, res score.Result, prefix string) {
 	t.Helper()
 	for _, l := range res.Lines {
 		if strings.HasPrefix(l.Label, prefix) {
-			t.Errorf("unexpected line %q", lineText(l))
+			t.Errorf("unexpected line %q", gamestest.LineText(l))
 		}
 	}
 }
 
 func hasLine(res score.Result, prefix string) bool {
 	return slices.ContainsFunc(res.Lines, func(l score.Line) bool { return strings.HasPrefix(l.Label, prefix) })
-}
-
-func wantViolation(t *testing.T, err error, field string) {
-	t.Helper()
-	var v *score.Violation
-	if !errors.As(err, &v) {
-		t.Fatalf("error %v (%T), want a *score.Violation on %s", err, err, field)
-	}
-	if v.Field != field {
-		t.Errorf("violation on %q (%s), want %q", v.Field, v.Rule, field)
-	}
-	if v.Rule == "" {
-		t.Errorf("violation on %q has no rule", v.Field)
-	}
 }
 
 // solo builds the facts of a Vierer solo by player 1 (bid 61 unless

@@ -3,6 +3,8 @@ package saukopf
 import (
 	"strings"
 	"testing"
+
+	"github.com/stichbuch/stichbuch/ledger/games/gamestest"
 )
 
 // TestInvalid refuses broken hands, each naming the field.
@@ -148,7 +150,7 @@ func TestInvalid(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := scoreWith(t, tc.facts, "")
-			wantViolation(t, err, tc.field)
+			gamestest.WantViolation(t, err, tc.field)
 		})
 	}
 }

@@ -20,7 +20,7 @@ const exampleB = `{"variant":"vierer","players":[1,2,3,4],"dealer":1,"bid":61,"s
 func TestWorkedExamples(t *testing.T) {
 	t.Run("A Sauerei", func(t *testing.T) {
 		res := mustScore(t, exampleA, "")
-		wantPoints(t, res, map[int64]string{1: "12", 2: "-12", 3: "12", 4: "-12"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "12", 2: "-12", 3: "12", 4: "-12"})
 		wantLines(t, res, "Spiel + 5", "ohne 1 + 1", "Saukopf + 1", "Hauer - 1", "je Verlierer = 6",
 			"Bolzenschuss x 2", "je Verlierer = 12", "Schüssel 24 / 2 Gewinner = 12")
 		noLine(t, res, "Schneider")
@@ -30,7 +30,7 @@ func TestWorkedExamples(t *testing.T) {
 	})
 	t.Run("B Keiler", func(t *testing.T) {
 		res := mustScore(t, exampleB, "")
-		wantPoints(t, res, map[int64]string{1: "-5", 2: "15", 3: "-5", 4: "-5"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "-5", 2: "15", 3: "-5", 4: "-5"})
 		wantLines(t, res, "Spiel + 5", "mit 5: Glücksschwein - 1", "Schneider + 1", "je Verlierer = 5",
 			"Schüssel 15 / 1 Gewinner = 15")
 		noLine(t, res, "Bolzenschuss")
@@ -109,7 +109,7 @@ func TestContracts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := mustScore(t, tc.facts, "")
-			wantPoints(t, res, tc.want)
+			gamestest.WantPoints(t, res, nil, tc.want)
 			wantLines(t, res, tc.lines...)
 			won := strings.HasSuffix(tc.name, "won")
 			if got := slices.Contains(res.Winners, 1); got != won {
@@ -129,7 +129,7 @@ func TestNoExtrasInMastschweinSchwarte(t *testing.T) {
 	noLine(t, res, "ohne")
 	noLine(t, res, "mit")
 	noLine(t, res, "Schneider")
-	wantPoints(t, res, map[int64]string{1: "-5", 2: "5/3", 3: "5/3", 4: "5/3"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "-5", 2: "5/3", 3: "5/3", 4: "5/3"})
 
 	res = mustScore(t, solo(`"bid":61,"contract":"schwarte"`, 20, 2, ""), "")
 	noLine(t, res, "Schneider")
@@ -190,11 +190,11 @@ func TestSchneiderBoundaries(t *testing.T) {
 // trick, and then has Schwarz and Schneider.
 func TestSchwarzBid(t *testing.T) {
 	res := mustScore(t, keiler(`"schwarz"`, 120, 8, `{"holder":1,"count":2}`), "")
-	wantPoints(t, res, map[int64]string{1: "21", 2: "-7", 3: "-7", 4: "-7"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "21", 2: "-7", 3: "-7", 4: "-7"})
 	wantLines(t, res, "mit 2 + 0", "Schneider + 1", "Schwarz + 1", "je Verlierer = 7")
 
 	res = mustScore(t, keiler(`"schwarz"`, 118, 7, `{"holder":1,"count":2}`), "")
-	wantPoints(t, res, map[int64]string{1: "-7", 2: "7/3", 3: "7/3", 4: "7/3"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "-7", 2: "7/3", 3: "7/3", 4: "7/3"})
 	wantLines(t, res, "ohne 2 + 2", "je Verlierer = 7")
 	noLine(t, res, "Schneider")
 }
@@ -205,7 +205,7 @@ func TestLaufende(t *testing.T) {
 			res := mustScore(t, keiler("61", 70, 5, fmt.Sprintf(`{"holder":2,"count":%d}`, n)), "")
 			amount := 5 + n
 			wantLines(t, res, fmt.Sprintf("ohne %d + %d", n, n), fmt.Sprintf("je Verlierer = %d", amount))
-			wantPoints(t, res, map[int64]string{1: fmt.Sprint(3 * amount), 2: fmt.Sprint(-amount), 3: fmt.Sprint(-amount), 4: fmt.Sprint(-amount)})
+			gamestest.WantPoints(t, res, nil, map[int64]string{1: fmt.Sprint(3 * amount), 2: fmt.Sprint(-amount), 3: fmt.Sprint(-amount), 4: fmt.Sprint(-amount)})
 		})
 		t.Run(fmt.Sprintf("mit %d", n), func(t *testing.T) {
 			res := mustScore(t, keiler("61", 70, 5, fmt.Sprintf(`{"holder":1,"count":%d}`, n)), "")
@@ -214,7 +214,7 @@ func TestLaufende(t *testing.T) {
 				amount, label = 4, fmt.Sprintf("mit %d: Glücksschwein - 1", n)
 			}
 			wantLines(t, res, label, fmt.Sprintf("je Verlierer = %d", amount))
-			wantPoints(t, res, map[int64]string{1: fmt.Sprint(3 * amount), 2: fmt.Sprint(-amount), 3: fmt.Sprint(-amount), 4: fmt.Sprint(-amount)})
+			gamestest.WantPoints(t, res, nil, map[int64]string{1: fmt.Sprint(3 * amount), 2: fmt.Sprint(-amount), 3: fmt.Sprint(-amount), 4: fmt.Sprint(-amount)})
 		})
 	}
 }
@@ -235,7 +235,7 @@ func TestAmSpiess(t *testing.T) {
 	if !strings.Contains(res.Lines[0].Label, "Gras-Keiler am Spieß") {
 		t.Errorf("headline %q does not say am Spieß", res.Lines[0].Label)
 	}
-	wantPoints(t, res, map[int64]string{1: "21", 2: "-7", 3: "-7", 4: "-7"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "21", 2: "-7", 3: "-7", 4: "-7"})
 }
 
 func TestSaukopfAndHauer(t *testing.T) {
@@ -262,7 +262,7 @@ func TestSaukopfAndHauer(t *testing.T) {
 			if !slices.Contains(res.Winners, 1) {
 				winners = map[int64]string{1: "-" + a, 2: a, 3: "-" + a, 4: a}
 			}
-			wantPoints(t, res, winners)
+			gamestest.WantPoints(t, res, nil, winners)
 		})
 	}
 	t.Run("both against winners in an Unreine Sauerei", func(t *testing.T) {
@@ -270,7 +270,7 @@ func TestSaukopfAndHauer(t *testing.T) {
 			80, 5, `{"holder":1,"count":1}`)
 		res := mustScore(t, facts, "")
 		wantLines(t, res, "Saukopf - 1", "Hauer - 1", "je Verlierer = 3")
-		wantPoints(t, res, map[int64]string{1: "9", 2: "-3", 3: "-3", 4: "-3"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "9", 2: "-3", 3: "-3", 4: "-3"})
 	})
 }
 
@@ -280,19 +280,19 @@ func TestBolzenschuss(t *testing.T) {
 	res := mustScore(t, facts, "")
 	wantLines(t, res, "je Verlierer = 5", "Bolzenschuss x 2", "Bolzenschuss x 2",
 		"Bolzenschuss (Unreine Sauerei verloren) x 2", "je Verlierer = 40", "Schüssel 40 / 3 Gewinner = 40/3")
-	wantPoints(t, res, map[int64]string{1: "-40", 2: "40/3", 3: "40/3", 4: "40/3"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "-40", 2: "40/3", 3: "40/3", 4: "40/3"})
 
 	// Won, the unreine Sauerei has no automatic Bolzenschuss.
 	facts = solo(`"bid":61,"contract":"sauerei","called_sau":"gras","unrein":true,"huftritte":1`, 70, 5, `{"holder":2,"count":1}`)
 	res = mustScore(t, facts, "")
 	noLine(t, res, "Bolzenschuss (")
-	wantPoints(t, res, map[int64]string{1: "36", 2: "-12", 3: "-12", 4: "-12"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "36", 2: "-12", 3: "-12", 4: "-12"})
 }
 
 func TestStallgeruch(t *testing.T) {
 	t.Run("won", func(t *testing.T) {
 		res := mustScore(t, sauerei("75", 80, 5, `{"holder":1,"count":1}`, `"stallgeruch":true`), "")
-		wantPoints(t, res, map[int64]string{1: "8", 2: "-5", 3: "2", 4: "-5"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "8", 2: "-5", 3: "2", 4: "-5"})
 		wantLines(t, res, "Schüssel 10 / 2 Gewinner = 5",
 			"Stallgeruch: Stallgeruchsentschädigung + 3", "Stallgeruch: Stallgeruchsentschädigung - 3")
 		if !slices.Equal(res.Winners, []int64{1, 3}) {
@@ -302,20 +302,20 @@ func TestStallgeruch(t *testing.T) {
 	t.Run("lost", func(t *testing.T) {
 		res := mustScore(t, sauerei("75", 74, 4, `{"holder":1,"count":1}`, `"stallgeruch":true,"huftritte":1`), "")
 		// ohne 1: 6 per loser, doubled 12; Stallgeruch is never doubled.
-		wantPoints(t, res, map[int64]string{1: "-15", 2: "12", 3: "-9", 4: "12"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "-15", 2: "12", 3: "-9", 4: "12"})
 		wantLines(t, res, "je Verlierer = 12", "Stallgeruch: Rauborstigkeitsentschädigung + 3")
 		for _, l := range res.Lines {
 			if strings.HasPrefix(l.Label, "Stallgeruch") {
 				payee := map[score.Op]int64{"+": 3, "-": 1}[l.Op]
 				if l.Player != payee {
-					t.Errorf("line %q concerns player %d, want %d", lineText(l), l.Player, payee)
+					t.Errorf("line %q concerns player %d, want %d", gamestest.LineText(l), l.Player, payee)
 				}
 			}
 		}
 	})
 	t.Run("schwarz bid is rauborstig", func(t *testing.T) {
 		res := mustScore(t, sauerei(`"schwarz"`, 120, 8, `{"holder":1,"count":1}`, `"stallgeruch":true`), "")
-		wantPoints(t, res, map[int64]string{1: "10", 2: "-7", 3: "4", 4: "-7"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "10", 2: "-7", 3: "4", 4: "-7"})
 	})
 }
 
@@ -323,18 +323,18 @@ func TestStallgeruch(t *testing.T) {
 func TestLostSoloOptions(t *testing.T) {
 	facts := gamestest.Seat(gamestest.LostKeiler, 1, 2, 3, 4)
 	res := mustScore(t, facts, "")
-	wantPoints(t, res, map[int64]string{1: "-14", 2: "14/3", 3: "14/3", 4: "14/3"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "-14", 2: "14/3", 3: "14/3", 4: "14/3"})
 	wantLines(t, res, "ohne 2 + 2", "je Verlierer = 7", "Bolzenschuss x 2", "je Verlierer = 14", "Schüssel 14 / 3 Gewinner = 14/3")
 
 	res = mustScore(t, facts, `{"verlorenes_solo":"jeder_einzeln"}`)
-	wantPoints(t, res, map[int64]string{1: "-42", 2: "14", 3: "14", 4: "14"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "-42", 2: "14", 3: "14", 4: "14"})
 	wantLines(t, res, "jeder einzeln: 14 an jeden der 3 Gewinner = 14")
 
 	// jeder_einzeln changes nothing when the Spieler wins or in a Sauerei.
 	won := mustScore(t, keiler("61", 70, 5, `{"holder":2,"count":1}`), `{"verlorenes_solo":"jeder_einzeln"}`)
-	wantPoints(t, won, map[int64]string{1: "18", 2: "-6", 3: "-6", 4: "-6"})
+	gamestest.WantPoints(t, won, nil, map[int64]string{1: "18", 2: "-6", 3: "-6", 4: "-6"})
 	team := mustScore(t, sauerei("61", 60, 4, `{"holder":1,"count":2}`, ""), `{"verlorenes_solo":"jeder_einzeln"}`)
-	wantPoints(t, team, map[int64]string{1: "-7", 2: "7", 3: "-7", 4: "7"})
+	gamestest.WantPoints(t, team, nil, map[int64]string{1: "-7", 2: "7", 3: "-7", 4: "7"})
 }
 
 func TestDreihaxer(t *testing.T) {
@@ -377,7 +377,7 @@ func TestDreihaxer(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			res := mustScore(t, tc.facts, tc.options)
-			wantPoints(t, res, tc.want)
+			gamestest.WantPoints(t, res, nil, tc.want)
 			wantLines(t, res, tc.lines...)
 			if !strings.HasPrefix(res.Lines[0].Label, "Dreihaxer") {
 				t.Errorf("headline %q does not name the Dreihaxer", res.Lines[0].Label)
@@ -387,7 +387,7 @@ func TestDreihaxer(t *testing.T) {
 	t.Run("ohne Trog schwarz bid needs the Augen in play", func(t *testing.T) {
 		// 110 Augen in play: the losing Spieler is Schneider below 55.
 		res := mustScore(t, threeHand(ohneTrog, `"schwarz"`, 54, 9, `{"holder":1,"count":2}`), "")
-		wantPoints(t, res, map[int64]string{1: "-8", 2: "4", 3: "4"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "-8", 2: "4", 3: "4"})
 		wantLines(t, res, "ohne 2 + 2", "Schneider + 1", "je Verlierer = 8")
 		res = mustScore(t, threeHand(ohneTrog, `"schwarz"`, 55, 9, `{"holder":1,"count":2}`), "")
 		noLine(t, res, "Schneider")
@@ -403,7 +403,7 @@ func TestWildeSauerei(t *testing.T) {
 	t.Run("clear win", func(t *testing.T) {
 		res := mustScore(t, wild(`"laufende":{"holder":2,"count":2},"saukopf":{"trumped_by":1,"herz_sau_of":4}`,
 			"1:55/3", "2:35/2", "3:10/1", "4:20/2"), "")
-		wantPoints(t, res, map[int64]string{1: "8", 2: "-8", 3: "8", 4: "-8"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "8", 2: "-8", 3: "8", 4: "-8"})
 		wantLines(t, res, "ohne 2 + 2", "Saukopf + 1", "je Verlierer = 8", "Schüssel 16 / 2 Gewinner = 8")
 		if !slices.Equal(res.Winners, []int64{1, 3}) {
 			t.Errorf("winners %v, want [1 3]", res.Winners)
@@ -414,7 +414,7 @@ func TestWildeSauerei(t *testing.T) {
 	})
 	t.Run("60 Augen lose", func(t *testing.T) {
 		res := mustScore(t, wild(`"laufende":{"holder":2,"count":1}`, "1:50/3", "2:40/2", "3:10/1", "4:20/2"), "")
-		wantPoints(t, res, map[int64]string{1: "-5", 2: "5", 3: "-5", 4: "5"})
+		gamestest.WantPoints(t, res, nil, map[int64]string{1: "-5", 2: "5", 3: "-5", 4: "5"})
 		wantLines(t, res, "mit 1 + 0")
 		if !slices.Equal(res.Winners, []int64{2, 4}) {
 			t.Errorf("winners %v, want [2 4]", res.Winners)
@@ -428,7 +428,7 @@ func TestWildeSauerei(t *testing.T) {
 	} {
 		t.Run("tie "+name, func(t *testing.T) {
 			res := mustScore(t, wild(`"laufende":{"holder":2,"count":3},"hauer":1`, takes...), "")
-			wantPoints(t, res, map[int64]string{1: "0", 2: "0", 3: "0", 4: "0"})
+			gamestest.WantPoints(t, res, nil, map[int64]string{1: "0", 2: "0", 3: "0", 4: "0"})
 			if len(res.Winners) != 0 {
 				t.Errorf("winners %v, want none", res.Winners)
 			}
@@ -463,7 +463,7 @@ func TestSeating(t *testing.T) {
 	if !slices.Equal(res.Winners, []int64{2}) {
 		t.Errorf("winners %v, want [2]", res.Winners)
 	}
-	wantPoints(t, res, map[int64]string{1: "-5", 2: "15", 3: "-5", 5: "-5"})
+	gamestest.WantPoints(t, res, nil, map[int64]string{1: "-5", 2: "15", 3: "-5", 5: "-5"})
 }
 
 // TestDealerAndPlayers: the result names the dealer of the facts, also one
@@ -525,14 +525,14 @@ func TestRules(t *testing.T) {
 		t.Errorf("override: %s, %v", raw, err)
 	}
 	_, err = Engine{}.Rules("turnier", nil)
-	wantViolation(t, err, "preset")
+	gamestest.WantViolation(t, err, "preset")
 	_, err = Engine{}.Rules("", json.RawMessage(`{"verlorenes_solo":"halb"}`))
-	wantViolation(t, err, "options.verlorenes_solo")
+	gamestest.WantViolation(t, err, "options.verlorenes_solo")
 	_, err = Engine{}.Rules("", json.RawMessage(`{"bock":true}`))
-	wantViolation(t, err, "options.bock")
+	gamestest.WantViolation(t, err, "options.bock")
 
 	_, err = Engine{}.Score(score.Hand{Seated: seated, Rules: json.RawMessage(`{"preset":"standard"}`), Facts: json.RawMessage(exampleA)})
-	wantViolation(t, err, "rules")
+	gamestest.WantViolation(t, err, "rules")
 	if (Engine{}).Name() != "saukopf" || !(Engine{}).ZeroSum() {
 		t.Error("name or zero-sum wrong")
 	}

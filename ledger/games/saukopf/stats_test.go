@@ -1,6 +1,7 @@
 package saukopf
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -139,40 +140,25 @@ func checkStats(t *testing.T, res score.Result) {
 	for i, pp := range res.Points {
 		players[i] = pp.Player
 	}
-	for i, s := range res.Stats {
-		if !statKey.MatchString(s.Key) || !slices.Contains(players, s.Player) {
-			t.Fatalf("stat %+v: unknown key or player not in the hand %v", s, players)
+	gamestest.CheckStats(t, res, seated, func(s score.Stat) string {
+		switch {
+		case !statKey.MatchString(s.Key) || !slices.Contains(players, s.Player):
+			return "unknown key or player not in the hand"
+		case s.Key == "huftritt" && s.Count > maxHuftritte || s.Key != "huftritt" && s.Count != 1:
+			return "count out of range"
+		case s.Key != "huftritt" && !strings.HasPrefix(s.Key, "contract_played_") && !slices.Contains(res.Winners, s.Player):
+			return fmt.Sprintf("for a player who did not win (winners %v)", res.Winners)
 		}
-		if s.Key == "huftritt" && (s.Count < 1 || s.Count > maxHuftritte) || s.Key != "huftritt" && s.Count != 1 {
-			t.Fatalf("stat %+v: count out of range", s)
-		}
-		if s.Key != "huftritt" && !strings.HasPrefix(s.Key, "contract_played_") && !slices.Contains(res.Winners, s.Player) {
-			t.Fatalf("stat %+v for a player who did not win (winners %v)", s, res.Winners)
-		}
-		if i > 0 {
-			p := res.Stats[i-1]
-			sp, ss := slices.Index(seated, p.Player), slices.Index(seated, s.Player)
-			if sp > ss || sp == ss && p.Key >= s.Key {
-				t.Fatalf("stats out of order or repeated: %+v then %+v", p, s)
-			}
-		}
-	}
+		return ""
+	})
 	if len(res.Parties) == 0 {
 		if len(res.Winners) > 0 {
 			t.Fatalf("winners %v without parties", res.Winners)
 		}
 		return
 	}
-	if len(res.Parties) != 2 || len(res.Parties[0]) == 0 || len(res.Parties[1]) == 0 {
-		t.Fatalf("parties %v, want the Spieler party and the Nichtspieler", res.Parties)
-	}
-	all := slices.Concat(res.Parties[0], res.Parties[1])
-	slices.Sort(all)
-	sorted := slices.Sorted(slices.Values(players))
-	if !slices.Equal(all, sorted) {
-		t.Fatalf("parties %v are not the players %v", res.Parties, players)
-	}
-	if !slices.Equal(res.Winners, res.Parties[0]) && !slices.Equal(res.Winners, res.Parties[1]) {
-		t.Fatalf("winners %v are not a party of %v", res.Winners, res.Parties)
+	all := slices.Concat(res.Parties...)
+	if len(res.Parties) != 2 || len(all) != len(players) || len(res.Winners) == 0 {
+		t.Fatalf("parties %v, winners %v: want the Spieler party and the Nichtspieler, all the players %v, one of them winning", res.Parties, res.Winners, players)
 	}
 }

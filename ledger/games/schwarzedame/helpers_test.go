@@ -82,33 +82,6 @@ func mustScore(t testing.TB, f Facts) score.Result {
 	return gamestest.MustScore(t, Engine{}, seatedHand(t, f))
 }
 
-// wantPoints checks the exact points of every player of the hand, in
-// seating order, that nobody else is listed, and that the hand sums to 0.
-func wantPoints(t *testing.T, res score.Result, order []int64, want map[int64]int64) {
-	t.Helper()
-	if len(res.Points) != len(order) {
-		t.Errorf("points for %d players, want %d: %v", len(res.Points), len(order), res.Points)
-		return
-	}
-	var sum score.Points
-	for i, pp := range res.Points {
-		if pp.Player != order[i] {
-			t.Errorf("points[%d] is player %d, want %d (seating order)", i, pp.Player, order[i])
-		}
-		if w := score.Int(want[pp.Player]); pp.Points.Num() != w.Num() || pp.Points.Den() != 1 {
-			t.Errorf("player %d: %s, want %s", pp.Player, pp.Points, w)
-		}
-		sum = sum.Add(pp.Points)
-	}
-	if !sum.IsZero() {
-		t.Errorf("points sum to %s, want 0", sum)
-	}
-}
-
-func lineText(l score.Line) string {
-	return fmt.Sprintf("%d: %s %s %s", l.Player, l.Label, l.Op, l.Value)
-}
-
 // wantLines checks the lines exactly, in order.
 func wantLines(t *testing.T, res score.Result, want ...string) {
 	t.Helper()
@@ -116,7 +89,7 @@ func wantLines(t *testing.T, res score.Result, want ...string) {
 		t.Errorf("%d lines, want %d", len(res.Lines), len(want))
 	}
 	for i := range min(len(res.Lines), len(want)) {
-		if got := lineText(res.Lines[i]); got != want[i] {
+		if got := fmt.Sprintf("%d: %s", res.Lines[i].Player, gamestest.LineText(res.Lines[i])); got != want[i] {
 			t.Errorf("line %d = %q, want %q", i, got, want[i])
 		}
 	}

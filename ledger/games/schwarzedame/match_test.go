@@ -81,7 +81,7 @@ func TestMatchOfThreeHands(t *testing.T) {
 
 	// Hand 3 closes the match: N leads with 40.
 	res, st = tb.play(exampleA())
-	wantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
+	gamestest.WantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
 	if len(res.Events) != 1 {
 		t.Fatalf("hand 3: events %v, want one match_won", res.Events)
 	}

@@ -26,7 +26,7 @@ func TestEngineIdentity(t *testing.T) {
 
 func TestWorkedExampleA(t *testing.T) {
 	res := mustScore(t, exampleA())
-	wantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
+	gamestest.WantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
 	wantLines(t, res,
 		"1: 4 Stiche x 10 + 40", "1: Herz 2, Herz 5, Herz-König - 20", "1: Ergebnis = 20",
 		"2: 3 Stiche x 10 + 30", "2: Herz-Ass, Pik-Dame - 40", "2: Ergebnis = -10",
@@ -57,7 +57,7 @@ func TestDealerAndPlayers(t *testing.T) {
 
 func TestWorkedExampleB(t *testing.T) {
 	res := mustScore(t, exampleB())
-	wantPoints(t, res, handOrder, map[int64]int64{nord: 0, ost: 0, sued: 0, west: 0})
+	gamestest.WantPoints(t, res, handOrder, map[int64]int64{nord: 0, ost: 0, sued: 0, west: 0})
 	wantLines(t, res,
 		"1: 13 Stiche x 10 + 130",
 		"1: Herz 2, Herz 3, Herz 4, Herz 5, Herz 6, Herz 7, Herz 8, Herz 9, Herz 10, Herz-Bube, Herz-Dame, Herz-König, Herz-Ass, Pik-Dame - 130",
@@ -73,7 +73,7 @@ func TestWorkedExampleB(t *testing.T) {
 
 func TestPenaltyPointsInsteadOfCards(t *testing.T) {
 	res := mustScore(t, penaltyA())
-	wantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
+	gamestest.WantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
 	wantLines(t, res,
 		"1: 4 Stiche x 10 + 40", "1: Strafpunkte - 20", "1: Ergebnis = 20",
 		"2: 3 Stiche x 10 + 30", "2: Strafpunkte - 40", "2: Ergebnis = -10",
@@ -85,7 +85,7 @@ func TestPenaltyPointsInsteadOfCards(t *testing.T) {
 	f := penaltyA()
 	f.Players[0].Penalty, f.Players[1].Penalty = pen(0), pen(60)
 	res = mustScore(t, f)
-	wantPoints(t, res, handOrder, map[int64]int64{nord: 40, ost: -30, sued: 3, west: -13})
+	gamestest.WantPoints(t, res, handOrder, map[int64]int64{nord: 40, ost: -30, sued: 3, west: -13})
 
 	// All 130 penalty points to the player with all the tricks.
 	f = Facts{Dealer: ost, Players: []PlayerFacts{
@@ -94,7 +94,7 @@ func TestPenaltyPointsInsteadOfCards(t *testing.T) {
 		{Player: sued},
 		{Player: west, Penalty: pen(0)},
 	}}
-	wantPoints(t, mustScore(t, f), handOrder, map[int64]int64{nord: 0, ost: 0, sued: 0, west: 0})
+	gamestest.WantPoints(t, mustScore(t, f), handOrder, map[int64]int64{nord: 0, ost: 0, sued: 0, west: 0})
 }
 
 func TestMixedCardsAndPenalty(t *testing.T) {
@@ -102,7 +102,7 @@ func TestMixedCardsAndPenalty(t *testing.T) {
 	f.Players[1] = PlayerFacts{Player: ost, Tricks: 3, Penalty: pen(40)}
 	f.Players[3] = PlayerFacts{Player: west, Tricks: 1, Penalty: pen(23)}
 	res := mustScore(t, f)
-	wantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
+	gamestest.WantPoints(t, res, handOrder, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
 	wantLines(t, res,
 		"1: 4 Stiche x 10 + 40", "1: Herz 2, Herz 5, Herz-König - 20", "1: Ergebnis = 20",
 		"2: 3 Stiche x 10 + 30", "2: Strafpunkte - 40", "2: Ergebnis = -10",
@@ -117,7 +117,7 @@ func TestMixedCardsAndPenalty(t *testing.T) {
 		{Player: sued},
 		{Player: west},
 	}}
-	wantPoints(t, mustScore(t, f), handOrder, map[int64]int64{nord: 34, ost: -34, sued: 0, west: 0})
+	gamestest.WantPoints(t, mustScore(t, f), handOrder, map[int64]int64{nord: 34, ost: -34, sued: 0, west: 0})
 
 	// Mixed, but the sum is off by one.
 	f.Players[1].Penalty = pen(103)
@@ -168,7 +168,7 @@ func TestAcceptedEdgeCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			wantPoints(t, mustScore(t, tt.f()), handOrder, tt.want)
+			gamestest.WantPoints(t, mustScore(t, tt.f()), handOrder, tt.want)
 		})
 	}
 }
@@ -183,7 +183,7 @@ func TestPointsInSeatingOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantPoints(t, res, []int64{sued, west, nord, ost}, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
+	gamestest.WantPoints(t, res, []int64{sued, west, nord, ost}, map[int64]int64{nord: 20, ost: -10, sued: 3, west: -13})
 }
 
 func TestInvalidHands(t *testing.T) {
@@ -374,7 +374,7 @@ func TestZeroSumSweep(t *testing.T) {
 		if err != nil {
 			t.Fatalf("hand %d %s refused: %v", n, factsJSON(t, f), err)
 		}
-		wantPoints(t, res, handOrder, want)
+		gamestest.WantPoints(t, res, handOrder, want)
 		if t.Failed() {
 			t.Fatalf("hand %d: %s", n, factsJSON(t, f))
 		}

@@ -38,7 +38,7 @@ func TestPreviewNewTable(t *testing.T) {
 			"round":1,"hands":0,"payouts":{},"summary":"Durchgang 1, 0 Spiele; Grenze 1000 + Tag des Abends"}`)
 	}
 	_, err := Engine{}.Preview(score.Hand{Rules: rules, Date: score.Date{Year: 2025, Month: 3, Day: 32}})
-	assertViolation(t, err, "date.day")
+	gamestest.WantViolation(t, err, "date.day")
 }
 
 // playEvenings scores gamestest.SchwarzeSauMarch9 (players 1 to 4 seated)

@@ -560,19 +560,8 @@ func TestInvalidHands(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Engine{}.Score(hand(t, json.RawMessage(tc.facts), 9, ""))
-			assertViolation(t, err, tc.field)
+			gamestest.WantViolation(t, err, tc.field)
 		})
-	}
-}
-
-func assertViolation(t *testing.T, err error, field string) {
-	t.Helper()
-	var v *score.Violation
-	if !errors.As(err, &v) {
-		t.Fatalf("err = %v (%T), want *score.Violation", err, err)
-	}
-	if v.Field != field {
-		t.Errorf("field = %q (%s), want %q", v.Field, v.Rule, field)
 	}
 }
 
@@ -587,16 +576,16 @@ func TestViolationRuleSentences(t *testing.T) {
 func TestInvalidHandContext(t *testing.T) {
 	h := hand(t, mustJSON(t, exampleA), 0, "")
 	_, err := Engine{}.Score(h)
-	assertViolation(t, err, "date.day")
+	gamestest.WantViolation(t, err, "date.day")
 
 	h = hand(t, mustJSON(t, exampleA), 9, "")
 	h.Rules = json.RawMessage(`{"preset":"standard","threshold_base":1500,"payout_target":"pot","payout_cents":500}`)
 	_, err = Engine{}.Score(h)
-	assertViolation(t, err, "rules.payout_target")
+	gamestest.WantViolation(t, err, "rules.payout_target")
 
 	h.Rules = json.RawMessage(`nonsense`)
 	_, err = Engine{}.Score(h)
-	assertViolation(t, err, "rules")
+	gamestest.WantViolation(t, err, "rules")
 }
 
 func TestCorruptState(t *testing.T) {
@@ -630,7 +619,7 @@ func TestRules(t *testing.T) {
 	}
 	for _, tc := range bad {
 		_, err := Engine{}.Rules(tc.preset, json.RawMessage(tc.overrides))
-		assertViolation(t, err, tc.field)
+		gamestest.WantViolation(t, err, tc.field)
 	}
 }
 

@@ -136,24 +136,15 @@ var statKeys = []string{"sau_taken", "lost", "durchmarsch", "payout", "kontra_sa
 // the payout event; at most one player took the Sau; no parties.
 func checkStats(t *testing.T, res score.Result, seated []int64) {
 	t.Helper()
-	rank := func(id int64) int64 {
-		if i := slices.Index(seated, id); i >= 0 {
-			return int64(i)
+	gamestest.CheckStats(t, res, seated, func(s score.Stat) string {
+		if !slices.Contains(statKeys, s.Key) || s.Count != 1 {
+			return "unknown key or count"
 		}
-		return int64(len(seated)) + id
-	}
+		return ""
+	})
 	var lost, payers []int64
 	sau := 0
-	for i, s := range res.Stats {
-		if !slices.Contains(statKeys, s.Key) || s.Count != 1 {
-			t.Fatalf("stat %+v: unknown key or count", s)
-		}
-		if i > 0 {
-			p := res.Stats[i-1]
-			if rank(p.Player) > rank(s.Player) || p.Player == s.Player && p.Key >= s.Key {
-				t.Fatalf("stats out of order or repeated: %+v then %+v", p, s)
-			}
-		}
+	for _, s := range res.Stats {
 		switch s.Key {
 		case "lost":
 			lost = append(lost, s.Player)

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -301,8 +300,8 @@ func TestInterruptedInitdbIsCleanedUp(t *testing.T) {
 func TestSupervisorRestartsAKilledServer(t *testing.T) {
 	t.Parallel()
 	dir, _, getenv := testDir(t)
-	var logs syncBuffer
-	c := start(t, Options{DataDir: filepath.Join(dir, "data"), Getenv: getenv, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	logs := newLogFile(t)
+	c := start(t, Options{DataDir: filepath.Join(dir, "data"), Getenv: getenv, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, c.ConnString("postgres"))
@@ -365,8 +364,8 @@ func TestLeftoverServerIsStopped(t *testing.T) {
 	c.sup = nil
 	c.lock.f.Close()
 	c.stopped = true
-	var logs syncBuffer
-	d := start(t, Options{DataDir: data, Ephemeral: true, Getenv: getenv, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	logs := newLogFile(t)
+	d := start(t, Options{DataDir: data, Ephemeral: true, Getenv: getenv, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	select {
 	case <-leftover.done:
 	case <-time.After(10 * time.Second):
@@ -403,21 +402,22 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 	ping(t, start(t, Options{DataDir: data, Ephemeral: true, Getenv: getenv}))
 }
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+// logFile is a log the test reads while the cluster's supervisor writes
+// it: a file, which takes concurrent writes as they come.
+type logFile struct{ *os.File }
+
+func newLogFile(t *testing.T) logFile {
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return logFile{f}
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+func (l logFile) String() string {
+	b, _ := os.ReadFile(l.Name())
+	return string(b)
 }
 
 // TestSocketBase: the socket directory goes under XDG_RUNTIME_DIR, else

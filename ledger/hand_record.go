@@ -13,6 +13,59 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
+// Hand is the immutable record of one hand: its facts, the rule set it was
+// scored under, the result, and the table's state after it.
+type Hand struct {
+	ID         int64           `json:"id"`
+	TableID    int64           `json:"table_id"`
+	SessionID  int64           `json:"session_id"`
+	Number     int             `json:"number"`
+	Game       string          `json:"game"`
+	Rules      json.RawMessage `json:"rules"`
+	Facts      json.RawMessage `json:"facts"`
+	Result     score.Result    `json:"result"`
+	RecordedBy int64           `json:"recorded_by_key_id"`
+	RecordedAt time.Time       `json:"recorded_at"`
+	// Revision is the hand's current revision: 1 as recorded, more after
+	// corrections (the facts and result above are the current ones).
+	Revision int  `json:"revision"`
+	Void     bool `json:"void"`
+	// Reason is the reason given with the current revision (why the hand
+	// was corrected or voided, or which correction re-scored it); empty as
+	// recorded.
+	Reason string `json:"reason,omitempty"`
+	// Hash is the tamper-evidence hash of the current revision, what the
+	// store chains the hand's next revision to; the flows hand it back to
+	// the store unread.
+	Hash []byte `json:"-"`
+}
+
+// MarshalJSON adds to the hand's fields who dealt it and who played it
+// (the result's, as the engine resolved them when the facts left them
+// out).
+func (h Hand) MarshalJSON() ([]byte, error) {
+	type plain Hand
+	return json.Marshal(struct {
+		plain
+		Dealer  int64   `json:"dealer_id,omitempty"`
+		Players []int64 `json:"player_ids,omitempty"`
+	}{plain(h), h.Result.Dealer, h.Result.Players})
+}
+
+// NewHand is a hand to record.
+type NewHand struct {
+	TableID   int64
+	SessionID int64
+	// Number is the number the client expects the hand to get; another
+	// hand recorded first makes it a conflict instead of a duplicate.
+	Number int
+	Facts  json.RawMessage
+	// ClientID is the id an offline outbox gave the hand (optional). When
+	// set it is the hand's idempotency key, whatever Idempotency-Key came
+	// with it: the outbox retries under it.
+	ClientID string
+}
+
 // Engine returns the scoring engine of a game, or EINVALID naming field.
 func Engine(field, game string) (score.Engine, error) {
 	e, ok := games.Lookup(game)
@@ -208,8 +261,8 @@ func CheckHandNumber(field string, n int) error {
 // is true when an earlier identical request is replayed. The hand's texts
 // come with the players' names (Names). A hand with a client id is keyed
 // by that id (ClientKey), not by idem. This process writes one hand of a
-// table at a time (tableTurns), and decides the next hand of a table from
-// what its last one left (SnapshotReuse).
+// table at a time and decides the next hand of a table from what its last
+// one left (handLanes).
 func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Idempotency) (Hand, bool, error) {
 	if err := nh.Validate(); err != nil {
 		return Hand{}, false, err
@@ -226,7 +279,7 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if round > maxRounds {
 			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, round-1, nh.Number)
 		}
-		snap, kept, err := s.handSnapshot(ctx, a.ClubID, nh, key, reuse)
+		snap, kept, err := s.lanes.snapshot(ctx, s.Hands, a.ClubID, nh, key, reuse, s.now())
 		if err != nil {
 			return Hand{}, false, err
 		}
@@ -244,7 +297,7 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if err != nil {
 			return Hand{}, false, err
 		}
-		h, err := s.appendInTurn(ctx, a.ClubID, snap, rec)
+		h, err := s.lanes.append(ctx, s.Hands, a.ClubID, snap, rec, s.now)
 		if errors.Is(err, errMoved) {
 			reuse = true
 			continue
@@ -261,33 +314,6 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 	}
 }
 
-// errMoved is appendInTurn's answer when this process wrote the table
-// while the request waited for its turn.
-var errMoved = errors.New("the table moved while the hand waited for its turn")
-
-// appendInTurn stores a decided hand in the table's turn: one request of
-// this process writes a table at a time, and one that waited while
-// another wrote it is told so (errMoved), to decide again from what that
-// one left instead of sending a write that would lose. What the stored
-// hand leaves is kept for the table's next hand.
-func (s *Service) appendInTurn(ctx context.Context, clubID int64, snap HandSnapshot, rec HandRecord) (Hand, error) {
-	done, err := s.turns.take(ctx, rec.Table.ID)
-	if err != nil {
-		return Hand{}, err
-	}
-	defer done()
-	if cur, ok := s.kept.get(clubID, rec.Table.ID, rec.Session.ID, s.now()); ok && cur.Table.Version > rec.Table.Version {
-		return Hand{}, errMoved
-	}
-	h, err := s.Hands.AppendHand(ctx, clubID, rec)
-	if err != nil {
-		s.kept.forget(rec.Table.ID)
-		return h, err
-	}
-	s.kept.keep(clubID, snap, h, s.now())
-	return h, nil
-}
-
 // replayHand answers a request whose Idempotency-Key stored hand ref (or
 // is refused, err) with that hand.
 func (s *Service) replayHand(ctx context.Context, clubID, ref int64, err error) (Hand, bool, error) {
@@ -296,24 +322,10 @@ func (s *Service) replayHand(ctx context.Context, clubID, ref int64, err error) 
 	}
 	h, err := s.Hands.HandByID(ctx, clubID, ref)
 	if err != nil {
-		return h, true, err
+		return h, true, wrap(err, "replayHand: HandByID")
 	}
 	h, err = s.withNames(ctx, clubID, h)
 	return h, true, err
-}
-
-// handSnapshot returns what a hand is decided from: with reuse, the
-// snapshot this process's last hand of the table left (kept is true; it
-// holds no Idempotency-Key, whose reuse the store's write refuses as
-// stale), else the store's read.
-func (s *Service) handSnapshot(ctx context.Context, clubID int64, nh NewHand, key string, reuse bool) (snap HandSnapshot, kept bool, err error) {
-	if reuse {
-		if snap, ok := s.kept.get(clubID, nh.TableID, nh.SessionID, s.now()); ok {
-			return snap, true, nil
-		}
-	}
-	snap, err = s.Hands.HandSnapshot(ctx, clubID, nh.TableID, nh.SessionID, key)
-	return snap, false, err
 }
 
 // ClientKey is the idempotency of a hand with a client id: the id is the
@@ -360,7 +372,7 @@ func nextHand(a Actor, nh NewHand, snap HandSnapshot, idem *Idempotency) (HandRe
 	}
 	return HandRecord{
 		Table: t, Session: sess, Number: nh.Number, Facts: nh.Facts, Result: res, RecordedBy: a.KeyID,
-		Stats: StatsOf(res), Attendance: AttendanceOf(res, false), Idempotency: idem,
+		Attendance: AttendanceOf(res, false), Idempotency: idem,
 		Change: NewChange{Kind: ChangeHandRecorded, TableID: &t.ID, SessionID: &sess.ID, Number: &nh.Number,
 			Data: map[string]any{"revision": 1}},
 	}, nil
@@ -381,22 +393,52 @@ func numberConflict(nh NewHand, hands int) error {
 func (s *Service) FindHand(ctx context.Context, a Actor, tableID int64, n int) (Hand, error) {
 	h, err := s.Hands.FindHand(ctx, a.ClubID, tableID, n)
 	if err != nil {
-		return h, err
+		return h, wrap(err, "FindHand: FindHand")
 	}
 	return s.withNames(ctx, a.ClubID, h)
 }
 
-// ListHands returns a table's hands in order, those numbered after p.After.
-func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page) ([]Hand, error) {
-	if p.After < 0 || p.After > MaxHandNumber {
-		return nil, Invalid("after", "must be a hand's number, from 0 to %d, got %d", MaxHandNumber, p.After)
+// HandFilter narrows a table's hands to one of its sessions (0: every
+// session) and pages them by number.
+type HandFilter struct {
+	SessionID int64
+	Page      Page // After is a hand's number
+}
+
+// Validate refuses a cursor that is no hand's number and a session id
+// below 0.
+func (f HandFilter) Validate() error {
+	if f.Page.After < 0 || f.Page.After > MaxHandNumber {
+		return Invalid("after", "must be a hand's number, from 0 to %d, got %d", MaxHandNumber, f.Page.After)
+	}
+	if f.SessionID < 0 {
+		return Invalid("session_id", "must be a session's id, got %d", f.SessionID)
+	}
+	return nil
+}
+
+// ListHands returns a table's hands in the filter, in order: those
+// numbered after f.Page.After, of the session f.SessionID when it is set.
+// A session that is not the table's is ENOTFOUND.
+func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, f HandFilter) ([]Hand, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
 	}
 	if _, err := s.Tables.FindTable(ctx, a.ClubID, tableID); err != nil {
-		return nil, err
+		return nil, wrap(err, "ListHands: FindTable")
 	}
-	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, p)
+	if f.SessionID != 0 {
+		sess, err := s.Tables.FindSession(ctx, a.ClubID, f.SessionID)
+		if ErrorCode(err) == ENOTFOUND || err == nil && sess.TableID != tableID {
+			return nil, Errorf(ENOTFOUND, "session %d of table %d not found", f.SessionID, tableID)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	list, err := s.Hands.ListHands(ctx, a.ClubID, tableID, f)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "ListHands: ListHands")
 	}
 	n, err := s.names(ctx, a.ClubID)
 	if err != nil {
@@ -410,7 +452,7 @@ func (s *Service) ListHands(ctx context.Context, a Actor, tableID int64, p Page)
 func (s *Service) HandRevisions(ctx context.Context, a Actor, tableID int64, number int) ([]Revision, error) {
 	revs, err := s.Hands.HandRevisions(ctx, a.ClubID, tableID, number)
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "HandRevisions: HandRevisions")
 	}
 	n, err := s.names(ctx, a.ClubID)
 	if err != nil {

@@ -3,17 +3,20 @@ package ledger
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// The statistics' write side: a hand's rows (StatsOf), written in the
-// hand's transaction, and a session's rollups (RollUp), written once when
-// its settlement is stored and rebuilt when a correction changes it. An
-// open evening's figures are read live from its hand rows and rolled up
-// at query time, by the same RollUp.
+// The statistics' write side, and its one rule: a session's figures are
+// the rollup of its hands (RollUpHands). While a session is open, or
+// closed without a settlement, they are rolled up from its hands when
+// read (it is "live"); once it is settled they are stored, with the money
+// of its latest settlement, whenever its settlement is stored (closing,
+// correcting) and when a club's statistics are rebuilt (RebuildStats: an
+// import). The store only writes and reads the rows (StatsTx).
 
 // Outcomes of a hand for one player.
 const (
@@ -266,12 +269,100 @@ func (r roller) rollup() Rollup {
 	return out
 }
 
-// rollUpSession replaces a settled session's rollups with those of its
-// hand rows.
-func rollUpSession(ctx context.Context, tx StatsTx, sessionID int64) error {
-	rows, err := tx.SessionStatRows(ctx, sessionID)
-	if err != nil {
-		return err
+// RollUpHands is the statistics' one rollup: the rollups of hands given
+// in session and number order (void hands count for nothing), each
+// session's rows dated by dates.
+func RollUpHands(hands []Hand, dates map[int64]string) Rollup {
+	return RollUp(statRowsOf(hands, dates))
+}
+
+// statRowsOf are the statistics rows of hands (in their order, each
+// hand's by player) with their sessions' dates; a void hand has none.
+func statRowsOf(hands []Hand, dates map[int64]string) []StatRow {
+	var out []StatRow
+	for _, h := range hands {
+		if h.Void {
+			continue
+		}
+		stats := StatsOf(h.Result)
+		slices.SortFunc(stats, func(a, b HandStat) int { return cmp.Compare(a.Player, b.Player) })
+		for _, hs := range stats {
+			out = append(out, StatRow{Hand: h.ID, Session: h.SessionID, Table: h.TableID, Game: h.Game,
+				Date: dates[h.SessionID], Number: h.Number, HandStat: hs})
+		}
 	}
-	return tx.ReplaceRollup(ctx, sessionID, RollUp(rows))
+	return out
+}
+
+// StatSession is what a session's statistics are made from.
+type StatSession struct {
+	Session Session
+	// Hands are its hands as their current revisions, in order.
+	Hands []Hand
+	// Settlement is its latest settlement version, nil without one.
+	Settlement *Settlement
+}
+
+// Settled reports whether the session's statistics are stored rollups:
+// it is closed and has a settlement. Any other session with hands is
+// read live from its hands.
+func (ss StatSession) Settled() bool { return !ss.Session.Open() && ss.Settlement != nil }
+
+// SessionRollup is what a settled session's statistics hold: the rollups
+// of its hands and the money of its latest settlement.
+type SessionRollup struct {
+	SessionID int64
+	Rollup    Rollup
+	Money     Settlement
+}
+
+// RollUpSettled is the statistics of a session settled with st.
+func RollUpSettled(sess Session, hands []Hand, st Settlement) SessionRollup {
+	return SessionRollup{SessionID: sess.ID, Rollup: RollUpHands(hands, map[int64]string{sess.ID: sess.Date}), Money: st}
+}
+
+// RollUpSession brings a session's statistics in line with its hands and
+// its latest settlement: a settled session's rollups are stored, any
+// other session with hands is listed among those read live.
+func RollUpSession(ctx context.Context, tx StatsTx, sessionID int64) error {
+	ss, err := tx.StatSession(ctx, sessionID)
+	if err != nil {
+		return fmt.Errorf("reading session %d for its statistics: %w", sessionID, err)
+	}
+	if !ss.Settled() {
+		if len(ss.Hands) == 0 {
+			return nil
+		}
+		return wrap(tx.MarkLive(ctx, sessionID), "listing session %d among the live ones", sessionID)
+	}
+	err = tx.StoreRollup(ctx, RollUpSettled(ss.Session, ss.Hands, *ss.Settlement))
+	return wrap(err, "storing the rollups of session %d", sessionID)
+}
+
+// rebuildPage is how many sessions RebuildStats reads the ids of at once.
+const rebuildPage = 1000
+
+// RebuildStats recomputes a club's statistics in the transaction tx, from
+// its hands (their current revisions) and its sessions' latest
+// settlements, by the rule RollUpSession applies to each session: for an
+// import, and for hands recorded before the statistics existed.
+func RebuildStats(ctx context.Context, tx StatsTx) error {
+	if err := tx.ClearStats(ctx); err != nil {
+		return fmt.Errorf("clearing the statistics: %w", err)
+	}
+	for after := int64(0); ; {
+		ids, err := tx.StatSessions(ctx, after, rebuildPage)
+		if err != nil {
+			return fmt.Errorf("listing the sessions after %d: %w", after, err)
+		}
+		for _, id := range ids {
+			if err := RollUpSession(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		if len(ids) < rebuildPage {
+			return nil
+		}
+		after = ids[len(ids)-1]
+	}
 }

@@ -17,7 +17,7 @@ type Names map[int64]string
 func (s *Service) names(ctx context.Context, clubID int64) (Names, error) {
 	players, err := s.Players.ListPlayers(ctx, clubID, Page{})
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "names: ListPlayers")
 	}
 	return namesOf(players), nil
 }

@@ -68,7 +68,7 @@ func (s *Service) ListKittyBookings(ctx context.Context, a Actor, p Page) ([]Kit
 func (s *Service) Kitty(ctx context.Context, a Actor) (Kitty, error) {
 	cash, receivable, err := s.Money.KittyMovements(ctx, a.ClubID)
 	if err != nil {
-		return Kitty{}, err
+		return Kitty{}, wrap(err, "Kitty: KittyMovements")
 	}
 	k := Kitty{Cash: cash, Receivable: receivable}
 	if k.Cash == nil {
@@ -127,10 +127,10 @@ func (s *Service) BookKitty(ctx context.Context, a Actor, cents int64, note stri
 			return err
 		}
 		if b, err = tx.InsertKittyBooking(ctx, NewKittyBooking{Cents: cents, Kind: KittyManual, Note: note, RecordedBy: a.KeyID}); err != nil {
-			return err
+			return wrap(err, "BookKitty: InsertKittyBooking")
 		}
 		if err := tx.RecordChange(ctx, NewChange{Kind: ChangeKittyBooking, Data: map[string]any{"booking": b.ID, "cents": cents}}); err != nil {
-			return err
+			return wrap(err, "BookKitty: RecordChange")
 		}
 		return remember(ctx, tx, idem, KindKittyBooking, b.ID)
 	})

@@ -23,7 +23,7 @@ func TestTextsReadWithNames(t *testing.T) {
 	c.must(err)
 	h, err := c.svc.FindHand(ctx, c.admin, c.table.ID, 3)
 	c.must(err)
-	list, err := c.svc.ListHands(ctx, c.admin, c.table.ID, ledger.Page{Limit: 10})
+	list, err := c.svc.ListHands(ctx, c.admin, c.table.ID, ledger.HandFilter{Page: ledger.Page{Limit: 10}})
 	c.must(err)
 	revs, err := c.svc.HandRevisions(ctx, c.admin, c.table.ID, 2)
 	c.must(err)

@@ -7,6 +7,29 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
+// Terms are a table's settings for an evening: the resolved rule set its
+// hands are scored under, the stake, the settle-up mode and what each
+// loser of a Klaberjass match pays.
+type Terms struct {
+	Rules          json.RawMessage `json:"rules"`
+	Stake          score.Points    `json:"stake_cents_per_point"`
+	SettleMode     SettleMode      `json:"settle_mode"`
+	MatchLossCents int64           `json:"match_loss_cents"`
+}
+
+// Terms are the table's current settings: those of its next evening.
+func (t Table) Terms() Terms {
+	return Terms{Rules: t.Rules, Stake: t.Stake, SettleMode: t.SettleMode, MatchLossCents: t.MatchLossCents}
+}
+
+// Under returns the table as an evening played under terms sees it: its
+// rule set, stake, settle mode and match price are the terms', whatever
+// the table's current settings are.
+func (t Table) Under(terms Terms) Table {
+	t.Rules, t.Stake, t.SettleMode, t.MatchLossCents = terms.Rules, terms.Stake, terms.SettleMode, terms.MatchLossCents
+	return t
+}
+
 // CheckTerms refuses terms an evening of game cannot be played and
 // settled under: a stake, settle mode or match price no table may have
 // (the limits NewTable.Validate keeps), or a rule set that is not a

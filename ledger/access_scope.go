@@ -44,7 +44,7 @@ func (s *Service) Reach(ctx context.Context, a Actor, scope Scope, id int64) err
 	case ScopeSession:
 		sess, err := s.Tables.FindSession(ctx, a.ClubID, id)
 		if err != nil {
-			return err
+			return wrap(err, "Reach: FindSession")
 		}
 		if sess.TableID != a.TableID {
 			return Errorf(ENOTFOUND, "session %d not found", id)

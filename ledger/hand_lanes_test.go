@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// TestTableTurns: one holder per table at a time, other tables not held
+// TestTableTurns: a lane's turns: one holder per table at a time, other tables not held
 // up, a waiter whose request ends gives up its place, and a table nobody
 // holds or awaits is forgotten.
 func TestTableTurns(t *testing.T) {
-	tt := newTableTurns()
+	tt := newHandLanes()
 	ctx := context.Background()
 	done, err := tt.take(ctx, 1)
 	if err != nil {
@@ -38,7 +38,7 @@ func TestTableTurns(t *testing.T) {
 	<-got
 	tt.mu.Lock()
 	defer tt.mu.Unlock()
-	if len(tt.queue) != 0 {
-		t.Errorf("%d tables remembered after every turn was given back", len(tt.queue))
+	if len(tt.turns) != 0 {
+		t.Errorf("%d tables remembered after every turn was given back", len(tt.turns))
 	}
 }

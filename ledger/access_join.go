@@ -13,7 +13,7 @@ import (
 
 // Join codes invite a phone to one table. An admin makes a code for a
 // table and a role; the phone exchanges it, once, for a key limited to
-// that table (scope.go). The code travels in a link (and its QR code),
+// that table (access_scope.go). The code travels in a link (and its QR code),
 // which stays in a browser's history: it is therefore good for one
 // redeem and a short while only, and stored only as its SHA-256.
 
@@ -127,7 +127,7 @@ func (s *Service) CreateJoin(ctx context.Context, a Actor, nj NewJoin) (Join, st
 	var j Join
 	err = s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		if _, err := tx.Table(ctx, nj.TableID); err != nil {
-			return err
+			return wrap(err, "CreateJoin: Table")
 		}
 		j, err = tx.InsertJoin(ctx, NewJoinRecord{TableID: nj.TableID, Role: nj.Role, Hash: hash, CreatedBy: a.KeyID,
 			CreatedAt: now, ExpiresAt: now.Add(time.Duration(nj.TTLSeconds) * time.Second)})
@@ -171,7 +171,7 @@ func (s *Service) RedeemJoin(ctx context.Context, code string) (APIKey, string, 
 		nk.TableID = &j.TableID
 		random = r
 		if k, err = tx.InsertKey(ctx, nk); err != nil {
-			return err
+			return wrap(err, "RedeemJoin: InsertKey")
 		}
 		return tx.RedeemJoin(ctx, j.ID, k.ID, now)
 	})

@@ -12,6 +12,56 @@ import (
 	"time"
 )
 
+// Role is what an API key may do. Each role includes the ones below it.
+type Role string
+
+// The roles, from most to least powerful.
+const (
+	RoleAdmin  Role = "admin"  // everything, including keys and closed sessions
+	RoleScorer Role = "scorer" // record hands, open and close sessions
+	RoleReader Role = "reader" // read only
+)
+
+// Valid reports whether r is a known role.
+func (r Role) Valid() bool { return r.rank() > 0 }
+
+// Includes reports whether r may do what need may do.
+func (r Role) Includes(need Role) bool { return r.rank() >= need.rank() && need.rank() > 0 }
+
+func (r Role) rank() int {
+	switch r {
+	case RoleAdmin:
+		return 3
+	case RoleScorer:
+		return 2
+	case RoleReader:
+		return 1
+	}
+	return 0
+}
+
+// Club is the tenant: everything else belongs to exactly one club.
+type Club struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	TimeZone  string    `json:"time_zone"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// APIKey is a club's key as the ledger sees it; the secret itself is shown
+// once at creation and stored only as a hash.
+type APIKey struct {
+	ClubID    int64      `json:"club_id"`
+	ID        int64      `json:"id"`
+	Role      Role       `json:"role"`
+	Label     string     `json:"label"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+	// TableID limits the key to one table of the club (access_scope.go); nil:
+	// the whole club.
+	TableID *int64 `json:"table_id,omitempty"`
+}
+
 // Limits of the names people give things.
 const (
 	MaxClubNameLen   = 200 // characters
@@ -141,7 +191,7 @@ func (s *Service) CreateClub(ctx context.Context, c NewClub) (Club, string, erro
 	}
 	club, key, err := s.Clubs.CreateClub(ctx, c, k)
 	if err != nil {
-		return Club{}, "", err
+		return Club{}, "", wrap(err, "CreateClub: CreateClub")
 	}
 	return club, keyToken(key, random), nil
 }
@@ -225,7 +275,7 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 			return err
 		}
 		if _, err := tx.RevokeKey(ctx, keyID, s.now()); err != nil {
-			return err
+			return wrap(err, "RotateKey: RevokeKey")
 		}
 		nk, r, err := newKey(old.Role, old.Label)
 		if err != nil {
@@ -249,7 +299,7 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 func keyToChange(ctx context.Context, tx KeyTx, keyID int64, rotate bool) (APIKey, error) {
 	keys, err := tx.LockKeys(ctx)
 	if err != nil {
-		return APIKey{}, err
+		return APIKey{}, wrap(err, "keyToChange: LockKeys")
 	}
 	var target *APIKey
 	admins := 0
@@ -279,7 +329,7 @@ func keyToChange(ctx context.Context, tx KeyTx, keyID int64, rotate bool) (APIKe
 func (s *Service) FindKey(ctx context.Context, a Actor, id int64) (APIKey, error) {
 	keys, err := s.Clubs.ListKeys(ctx, a.ClubID, Page{})
 	if err != nil {
-		return APIKey{}, err
+		return APIKey{}, wrap(err, "FindKey: ListKeys")
 	}
 	for _, k := range keys {
 		if k.ID == id {

@@ -89,7 +89,7 @@ func (s *Service) openSessions(ctx context.Context, clubID, tableID int64) (map[
 	open := true
 	list, err := s.Tables.ListSessions(ctx, clubID, SessionFilter{TableID: tableID, Open: &open})
 	if err != nil {
-		return nil, err
+		return nil, wrap(err, "openSessions: ListSessions")
 	}
 	out := make(map[int64]*Session, len(list))
 	for i := range list {

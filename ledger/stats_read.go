@@ -9,20 +9,89 @@ import (
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
-// The statistics' read side: the figures are assembled here from what the
-// StatsStore reads (the rollups of settled sessions and the hand rows of
-// open ones, which are rolled up on the spot).
+// The statistics' read side: each figure is assembled here from one read
+// of the StatsStore: the rollups of the settled sessions in the filter
+// and the hands of the live ones, rolled up on the spot by the same
+// RollUpHands a settled session's were.
+
+// StatsContext is what every figure's read brings besides its records:
+// whether the filter's table is the club's, the club's players' names
+// and the live sessions' hands.
+type StatsContext struct {
+	// TableFound is whether the filter's table (if any) is the club's.
+	TableFound bool
+	// Names are the club's players' names by id.
+	Names Names
+	// Live are the hands of the live sessions in the filter (open, or
+	// closed without a settlement), as their current revisions, in
+	// session and number order, with the sessions' dates.
+	Live      []Hand
+	LiveDates map[int64]string
+}
+
+// check refuses a filter whose table is not the club's, and a player of
+// ids that is not.
+func (c StatsContext) check(f StatsFilter, players ...int64) error {
+	if f.TableID != 0 && !c.TableFound {
+		return Errorf(ENOTFOUND, "table %d not found", f.TableID)
+	}
+	for _, id := range players {
+		if _, ok := c.Names[id]; !ok {
+			return Errorf(ENOTFOUND, "player %d not found", id)
+		}
+	}
+	return nil
+}
+
+// live rolls up the live hands (only those of sessions where player has
+// a row, when player is not 0).
+func (c StatsContext) live(player int64) Rollup {
+	hands := c.Live
+	if player != 0 {
+		in := map[int64]bool{}
+		for _, h := range hands {
+			if !h.Void && slices.ContainsFunc(StatsOf(h.Result), func(hs HandStat) bool { return hs.Player == player }) {
+				in[h.SessionID] = true
+			}
+		}
+		hands = slices.DeleteFunc(slices.Clone(hands), func(h Hand) bool { return !in[h.SessionID] })
+	}
+	return RollUpHands(hands, c.LiveDates)
+}
 
 // PlayerRecords are what a player's figures are assembled from.
 type PlayerRecords struct {
+	StatsContext
 	// Sessions are his rollups of settled sessions (Streak.Decided unset).
 	Sessions []SessionRoll
 	// Money is his net cents per settled session.
 	Money map[int64]int64
 	// Counters are his counts per game and key.
 	Counters []GameCounter
-	// Live are the hand rows of the open evenings he has a part in.
-	Live []StatRow
+}
+
+// PairRecords are what a player's partner table and head to head are
+// assembled from: his pair rollups of settled sessions.
+type PairRecords struct {
+	StatsContext
+	Pairs []PairRoll
+}
+
+// LeaderboardRecords are what a leaderboard is assembled from: every
+// player's sums over the settled sessions, his money, and the games of
+// the settled sessions with hands.
+type LeaderboardRecords struct {
+	StatsContext
+	Sums  []PointSum
+	Money map[int64]int64
+	Games []string
+}
+
+// SeriesRecords are what points series are assembled from: each player's
+// sums per date over the settled sessions.
+type SeriesRecords struct {
+	StatsContext
+	Sums []PointSum
 }
 
 // GameCounter is a count of one key in one game.
@@ -40,48 +109,22 @@ type PointSum struct {
 	Hands, Won, Sessions int
 }
 
-// checkFilter validates the filter and that its table is the club's.
-func (s *Service) checkFilter(ctx context.Context, a Actor, f StatsFilter) error {
-	if err := f.Check(); err != nil {
-		return err
-	}
-	if f.TableID != 0 {
-		if _, err := s.Tables.FindTable(ctx, a.ClubID, f.TableID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// playerName returns a player's name, ENOTFOUND for another club's.
-func (s *Service) playerName(ctx context.Context, clubID, id int64) (string, error) {
-	names, err := s.Stats.PlayerNames(ctx, clubID, []int64{id})
-	if err != nil {
-		return "", err
-	}
-	name, ok := names[id]
-	if !ok {
-		return "", Errorf(ENOTFOUND, "player %d not found", id)
-	}
-	return name, nil
-}
-
 // PlayerStats returns a player's figures over the filter.
 func (s *Service) PlayerStats(ctx context.Context, a Actor, playerID int64, f StatsFilter) (PlayerStats, error) {
 	ps := PlayerStats{Player: playerID, Filter: f, Points: score.Int(0), PointsPerHand: score.Int(0), Games: []GameStats{}}
-	if err := s.checkFilter(ctx, a, f); err != nil {
-		return ps, err
-	}
-	var err error
-	if ps.Name, err = s.playerName(ctx, a.ClubID, playerID); err != nil {
+	if err := f.Check(); err != nil {
 		return ps, err
 	}
 	rec, err := s.Stats.PlayerRecords(ctx, a.ClubID, playerID, f)
 	if err != nil {
+		return ps, wrap(err, "reading player %d's statistics", playerID)
+	}
+	if err := rec.check(f, playerID); err != nil {
 		return ps, err
 	}
+	ps.Name = rec.Names[playerID]
 	sessions, counters := rec.Sessions, rec.Counters
-	live := RollUp(rec.Live)
+	live := rec.live(playerID)
 	for _, r := range live.Sessions {
 		if r.Player == playerID {
 			sessions = append(sessions, r)
@@ -168,43 +211,47 @@ func (ps *PlayerStats) game(name string) *GameStats {
 }
 
 // pairs reads player's pair rollups (with other, when not 0) over the
-// filter, the open evenings' included.
-func (s *Service) pairs(ctx context.Context, clubID, player, other int64, f StatsFilter) ([]PairRoll, error) {
-	pairs, live, err := s.Stats.PairRecords(ctx, clubID, player, other, f)
-	if err != nil {
-		return nil, err
+// filter, the live sessions' included; a filter's table that is not the
+// club's is refused, the players are the caller's to check.
+func (s *Service) pairs(ctx context.Context, clubID, player, other int64, f StatsFilter) ([]PairRoll, StatsContext, error) {
+	if err := f.Check(); err != nil {
+		return nil, StatsContext{}, err
 	}
-	for _, p := range RollUp(live).Pairs {
+	rec, err := s.Stats.PairRecords(ctx, clubID, player, other, f)
+	if err != nil {
+		return nil, StatsContext{}, wrap(err, "reading player %d's pairs", player)
+	}
+	if err := rec.check(f); err != nil {
+		return nil, StatsContext{}, err
+	}
+	pairs := rec.Pairs
+	for _, p := range rec.live(player).Pairs {
 		if p.Player == player && (other == 0 || p.Other == other) {
 			pairs = append(pairs, p)
 		}
 	}
-	return pairs, nil
+	return pairs, rec.StatsContext, nil
 }
 
 // PartnerStats returns a player's partner table: every player he played a
 // hand with, most hands as partners first.
 func (s *Service) PartnerStats(ctx context.Context, a Actor, playerID int64, f StatsFilter) (Partners, error) {
 	out := Partners{Player: playerID, Filter: f, Partners: []Partner{}}
-	if err := s.checkFilter(ctx, a, f); err != nil {
-		return out, err
+	pairs, sc, err := s.pairs(ctx, a.ClubID, playerID, 0, f)
+	if err == nil {
+		err = sc.check(StatsFilter{}, playerID)
 	}
-	var err error
-	if out.Name, err = s.playerName(ctx, a.ClubID, playerID); err != nil {
-		return out, err
-	}
-	pairs, err := s.pairs(ctx, a.ClubID, playerID, 0, f)
 	if err != nil {
 		return out, err
 	}
+	names := sc.Names
+	out.Name = names[playerID]
 	byOther := map[int64]*Partner{}
-	var ids []int64
 	for _, p := range pairs {
 		x := byOther[p.Other]
 		if x == nil {
 			x = &Partner{Player: p.Other}
 			byOther[p.Other] = x
-			ids = append(ids, p.Other)
 		}
 		x.Hands += p.Hands
 		x.PartnerHands += p.Partner
@@ -213,10 +260,6 @@ func (s *Service) PartnerStats(ctx context.Context, a Actor, playerID int64, f S
 		x.AgainstHands += p.Against
 		x.WonAgainst += p.WonAgainst
 		x.LostAgainst += p.LostAgainst
-	}
-	names, err := s.Stats.PlayerNames(ctx, a.ClubID, ids)
-	if err != nil {
-		return out, err
 	}
 	for _, x := range byOther {
 		x.Name = names[x.Player]
@@ -233,23 +276,17 @@ func (s *Service) PartnerStats(ctx context.Context, a Actor, playerID int64, f S
 // HeadToHead compares two players over the hands both played.
 func (s *Service) HeadToHead(ctx context.Context, a Actor, playerID, otherID int64, f StatsFilter) (HeadToHead, error) {
 	h := HeadToHead{Player: playerID, Other: otherID, Filter: f, Points: score.Int(0), OtherPoints: score.Int(0)}
-	if err := s.checkFilter(ctx, a, f); err != nil {
+	pairs, sc, err := s.pairs(ctx, a.ClubID, playerID, otherID, f)
+	if err != nil {
 		return h, err
 	}
 	if playerID == otherID {
 		return h, Invalid("otherID", "must be another player than %d", playerID)
 	}
-	var err error
-	if h.Name, err = s.playerName(ctx, a.ClubID, playerID); err != nil {
+	if err := sc.check(StatsFilter{}, playerID, otherID); err != nil {
 		return h, err
 	}
-	if h.OtherName, err = s.playerName(ctx, a.ClubID, otherID); err != nil {
-		return h, err
-	}
-	pairs, err := s.pairs(ctx, a.ClubID, playerID, otherID, f)
-	if err != nil {
-		return h, err
-	}
+	h.Name, h.OtherName = sc.Names[playerID], sc.Names[otherID]
 	for _, p := range pairs {
 		h.Sessions++
 		h.Hands += p.Hands
@@ -265,35 +302,24 @@ func (s *Service) HeadToHead(ctx context.Context, a Actor, playerID, otherID int
 	return h, nil
 }
 
-// LeaderboardQuery asks for a leaderboard: the players over Filter ranked
-// By one order, those with fewer than MinHands hands left out, at most
-// Limit of them (0: all). Points of different games are added together
-// only when Mix says so.
-type LeaderboardQuery struct {
-	By       LeaderboardOrder
-	Filter   StatsFilter
-	MinHands int
-	Limit    int
-	Mix      bool
-}
-
-// Leaderboard ranks the club's players over the filter by one order, in
-// one game: a filter without a game whose period holds more than one game
-// is refused naming game, unless the query mixes them.
+// Leaderboard ranks the club's players over the query's filter by one
+// order, in one game: a filter without a game whose period holds more
+// than one game is refused naming game, unless the query mixes them.
 func (s *Service) Leaderboard(ctx context.Context, a Actor, q LeaderboardQuery) (Leaderboard, error) {
-	by, f, minHands, limit := q.By, q.Filter, q.MinHands, q.Limit
-	lb := Leaderboard{By: by, Filter: f, MinHands: minHands, Mix: q.Mix, Entries: []LeaderboardEntry{}}
-	if err := by.Validate(); err != nil {
-		return lb, err
-	}
-	if err := s.checkFilter(ctx, a, f); err != nil {
-		return lb, err
-	}
-	if err := s.oneGame(ctx, a, q); err != nil {
-		return lb, err
-	}
-	sums, money, live, err := s.Stats.LeaderboardRecords(ctx, a.ClubID, f)
+	q, err := q.resolve()
+	lb := Leaderboard{By: q.By, Filter: q.Filter, MinHands: *q.MinHands, Mix: q.Mix, Entries: []LeaderboardEntry{}}
 	if err != nil {
+		return lb, err
+	}
+	rec, err := s.Stats.LeaderboardRecords(ctx, a.ClubID, q.Filter)
+	if err != nil {
+		return lb, wrap(err, "reading the leaderboard's records")
+	}
+	if err := rec.check(q.Filter); err != nil {
+		return lb, err
+	}
+	live := rec.live(0)
+	if err := q.oneGame(rec.Games, live); err != nil {
 		return lb, err
 	}
 	entries := map[int64]*LeaderboardEntry{}
@@ -305,73 +331,48 @@ func (s *Service) Leaderboard(ctx context.Context, a Actor, q LeaderboardQuery) 
 		}
 		return e
 	}
-	for _, sum := range sums {
+	for _, sum := range rec.Sums {
 		e := entry(sum.Player)
 		e.Points, e.Hands, e.HandsWon, e.Sessions = e.Points.Add(sum.Points), e.Hands+sum.Hands, e.HandsWon+sum.Won, e.Sessions+sum.Sessions
 	}
-	for id, net := range money {
+	for id, net := range rec.Money {
 		entry(id).NetCents = net
 	}
-	for _, r := range RollUp(live).Sessions {
+	for _, r := range live.Sessions {
 		e := entry(r.Player)
 		e.Points, e.Hands, e.HandsWon = e.Points.Add(r.Points), e.Hands+r.Hands, e.HandsWon+r.Won
 		if r.Hands > 0 {
 			e.Sessions++
 		}
 	}
-	ids := make([]int64, 0, len(entries))
-	for id := range entries {
-		ids = append(ids, id)
-	}
-	names, err := s.Stats.PlayerNames(ctx, a.ClubID, ids)
-	if err != nil {
-		return lb, err
-	}
 	for _, e := range entries {
-		if e.Hands < minHands {
+		if e.Hands < *q.MinHands {
 			continue
 		}
-		e.Name = names[e.Player]
+		e.Name = rec.Names[e.Player]
 		e.WinRatePermille = PermilleOf(e.HandsWon, e.Hands)
 		e.PointsPerHand = PerHand(e.Points, e.Hands)
 		lb.Entries = append(lb.Entries, *e)
 	}
-	SortLeaderboard(by, lb.Entries)
-	if limit > 0 && len(lb.Entries) > limit {
-		lb.Entries = lb.Entries[:limit]
+	SortLeaderboard(q.By, lb.Entries)
+	if len(lb.Entries) > q.Limit {
+		lb.Entries = lb.Entries[:q.Limit]
 	}
 	return lb, nil
-}
-
-// oneGame refuses a leaderboard that would add up points of different
-// games without being asked to mix them: points of one game say nothing
-// about points of another.
-func (s *Service) oneGame(ctx context.Context, a Actor, q LeaderboardQuery) error {
-	if q.Mix || q.Filter.Game != "" {
-		return nil
-	}
-	games, err := s.Stats.GamesIn(ctx, a.ClubID, q.Filter)
-	if err != nil || len(games) <= 1 {
-		return err
-	}
-	return Invalid("game", "the period holds %d games (%s) whose points do not add up: pass game to rank one of them, or mix=true to add them together",
-		len(games), strings.Join(games, ", "))
 }
 
 // PointsSeries returns each player's points by session date with the
 // running total, for the given players (all the club's players with hands
 // in the filter when none are given).
 func (s *Service) PointsSeries(ctx context.Context, a Actor, players []int64, f StatsFilter) ([]Series, error) {
-	if err := s.checkFilter(ctx, a, f); err != nil {
+	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	for _, id := range players {
-		if _, err := s.playerName(ctx, a.ClubID, id); err != nil {
-			return nil, err
-		}
-	}
-	sums, live, err := s.Stats.SeriesRecords(ctx, a.ClubID, players, f)
+	rec, err := s.Stats.SeriesRecords(ctx, a.ClubID, players, f)
 	if err != nil {
+		return nil, wrap(err, "reading the series' records")
+	}
+	if err := rec.check(f, players...); err != nil {
 		return nil, err
 	}
 	days := map[int64]map[string]*PointSum{}
@@ -392,23 +393,15 @@ func (s *Service) PointsSeries(ctx context.Context, a Actor, players []int64, f 
 		}
 		d.Points, d.Hands = d.Points.Add(sum.Points), d.Hands+sum.Hands
 	}
-	for _, sum := range sums {
+	for _, sum := range rec.Sums {
 		add(sum)
 	}
-	for _, r := range RollUp(live).Sessions {
+	for _, r := range rec.live(0).Sessions {
 		add(PointSum{Player: r.Player, Date: r.Date, Points: r.Points, Hands: r.Hands})
-	}
-	ids := make([]int64, 0, len(days))
-	for id := range days {
-		ids = append(ids, id)
-	}
-	names, err := s.Stats.PlayerNames(ctx, a.ClubID, ids)
-	if err != nil {
-		return nil, err
 	}
 	out := make([]Series, 0, len(days))
 	for id, byDate := range days {
-		out = append(out, seriesOf(id, names[id], byDate))
+		out = append(out, seriesOf(id, rec.Names[id], byDate))
 	}
 	slices.SortFunc(out, func(x, y Series) int {
 		return cmp.Or(strings.Compare(x.Name, y.Name), cmp.Compare(x.Player, y.Player))

@@ -169,7 +169,7 @@ func (s *Service) CorrectHand(ctx context.Context, a Actor, c Correction, idem *
 		}
 		t, err := tx.LockTable(ctx, c.TableID)
 		if err != nil {
-			return err
+			return wrap(err, "CorrectHand: LockTable")
 		}
 		if out, err = correct(ctx, tx, a, t, c); err != nil {
 			return err
@@ -201,7 +201,7 @@ func (s *Service) mayCorrect(ctx context.Context, a Actor, c Correction) error {
 	}
 	sess, err := s.Tables.FindSession(ctx, a.ClubID, h.SessionID)
 	if err != nil {
-		return err
+		return wrap(err, "mayCorrect: FindSession")
 	}
 	if !sess.Open() {
 		return closedSessionForbidden(c.Number)
@@ -259,7 +259,7 @@ func correct(ctx context.Context, tx Tx, a Actor, t Table, c Correction) (Correc
 func correctionRange(ctx context.Context, tx Tx, t Table, c Correction) ([]Hand, json.RawMessage, error) {
 	hands, err := tx.HandsAfter(ctx, t.ID, c.Number-2)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, wrap(err, "correctionRange: HandsAfter")
 	}
 	if len(hands) == 0 || (c.Number > 1 && hands[0].Number != c.Number-1) || hands[len(hands)-1].Number < c.Number {
 		return nil, nil, Errorf(ENOTFOUND, "hand %d of table %d not found", c.Number, t.ID)
@@ -292,7 +292,7 @@ func rescoreFrom(ctx context.Context, tx Tx, a Actor, c Correction, hands []Hand
 			break // the same state from here on: nothing later changes
 		}
 		if err := tx.AppendRevision(ctx, rev); err != nil {
-			return nil, err
+			return nil, wrap(err, "rescoreFrom: AppendRevision")
 		}
 		if !slices.Contains(changed, sess.ID) {
 			changed = append(changed, sess.ID)
@@ -303,7 +303,7 @@ func rescoreFrom(ctx context.Context, tx Tx, a Actor, c Correction, hands []Hand
 		stateBefore = rev.Result.State
 		if i == len(hands)-1 {
 			if err := tx.SetTableState(ctx, h.TableID, rev.Result.State); err != nil {
-				return nil, err
+				return nil, wrap(err, "rescoreFrom: SetTableState")
 			}
 		}
 	}
@@ -332,9 +332,6 @@ func revise(h Hand, sess Session, c Correction, corrected bool, stateBefore json
 	}
 	rev.Diffs = PointDiffs(h.Result, rev.Result)
 	rev.Attendance = AttendanceDiffs(AttendanceOf(h.Result, h.Void), AttendanceOf(rev.Result, rev.Void))
-	if !rev.Void {
-		rev.Stats = StatsOf(rev.Result)
-	}
 	rev.Change = NewChange{Kind: ChangeHandCorrected, TableID: &h.TableID, SessionID: &sess.ID, Number: &h.Number,
 		Data: map[string]any{"revision": rev.Revision, "void": rev.Void, "caused_by": c.Number}}
 	return rev, nil

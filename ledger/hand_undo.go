@@ -31,11 +31,11 @@ func (s *Service) UndoHand(ctx context.Context, a Actor, tableID int64, number i
 	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
 		t, err := tx.LockTable(ctx, tableID)
 		if err != nil {
-			return err
+			return wrap(err, "UndoHand: LockTable")
 		}
 		hands, err := tx.HandsAfter(ctx, t.ID, number-1)
 		if err != nil {
-			return err
+			return wrap(err, "UndoHand: HandsAfter")
 		}
 		if len(hands) == 0 || hands[0].Number != number {
 			return Errorf(ENOTFOUND, "hand %d of table %d not found", number, t.ID)
@@ -76,7 +76,7 @@ func mayUndo(ctx context.Context, tx Tx, target Hand, later []Hand) error {
 	}
 	sess, err := tx.Session(ctx, target.SessionID)
 	if err != nil {
-		return err
+		return wrap(err, "mayUndo: Session")
 	}
 	if !sess.Open() {
 		return &Error{Code: ECONFLICT, Field: "number", Rule: "only a hand of an open session can be undone",
