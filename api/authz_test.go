@@ -99,6 +99,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 	tournament := fmt.Sprintf("/v1/tournaments/%d", trID)
 	e.must(201, "POST", tournament+"/rounds", e.admin, map[string]any{"seatings": []map[string]any{{"table_id": trTable, "player_ids": p}}})
 
+	// A season over the evening's game (issue 30).
+	seasonRules := map[string]any{"period": map[string]any{"kind": "year", "year": 2026}, "games": []string{"schwarze_dame"},
+		"unit": map[string]any{"kind": "points"}, "aggregate": map[string]any{"kind": "sum"}, "missed": map[string]any{"kind": "ignored"}}
+	e.must(201, "POST", "/v1/seasons", e.admin, map[string]any{"name": "jahreswertung", "rules": seasonRules})
+
 	matrix := map[string]route{
 		"GET /healthz":                 {"", 200, false, fixed("/healthz", nil)},
 		"GET /readyz":                  {"", 200, false, fixed("/readyz", nil)},
@@ -194,6 +199,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /v1/tournaments/{tournamentID}/rounds/{round}/time-up": {"scorer", 200, true, fixed(tournament+"/rounds/1/time-up", nil)},
 		"GET /v1/tournaments/{tournamentID}/ranking":                 {"reader", 200, true, fixed(tournament+"/ranking", nil)},
 		"GET /v1/tournaments/{tournamentID}/spielliste":              {"reader", 200, true, fixed(fmt.Sprintf("%s/spielliste?table_id=%d", tournament, trTable), nil)},
+		// issue 30: the season
+		"GET /v1/seasons": {"reader", 200, false, fixed("/v1/seasons", nil)},
+		"POST /v1/seasons": {"admin", 201, false, func() (string, any) {
+			return "/v1/seasons", map[string]any{"name": fmt.Sprintf("saison-%d", n.Add(1)), "rules": seasonRules}
+		}},
+		"GET /v1/seasons/{name}":                    {"reader", 200, true, fixed("/v1/seasons/jahreswertung", nil)},
+		"GET /v1/seasons/{name}/players/{playerID}": {"reader", 200, true, fixed(fmt.Sprintf("/v1/seasons/jahreswertung/players/%d?remaining=3", p[0]), nil)},
+		"GET /v1/seasons/{name}/evenings":           {"reader", 200, true, fixed("/v1/seasons/jahreswertung/evenings", nil)},
+		"GET /v1/seasons/{name}/chart":              {"reader", 200, true, fixed("/v1/seasons/jahreswertung/chart", nil)},
 	}
 
 	// Corrections name the revision they correct; event streams are

@@ -45,6 +45,8 @@ func newContractFixture(e *env) *contractFixture {
 	fx.now.session = int64(s["id"].(float64))
 	e.must(201, "POST", fx.now.hands(), e.admin, fx.now.hand(1))
 	fx.tournament, fx.turnier = fx.newTournament(true)
+	// A season over the evenings' game (issue 30), the path's {name}.
+	e.must(201, "POST", "/v1/seasons", e.admin, map[string]any{"name": "jahreswertung", "rules": seasonExample(nil)})
 	return fx
 }
 
@@ -76,6 +78,7 @@ func (fx *contractFixture) request(t *testing.T, op specOp, variant int) request
 		"tableID": id(fx.now.table), "sessionID": id(fx.old.session), "number": "1", "keyID": id(fx.keyID),
 		"transferID": id(fx.transfer), "playerID": id(p[0]), "otherID": id(p[1]),
 		"tournamentID": id(fx.tournament), "round": "1", "file": "app.js",
+		"name": "jahreswertung",
 		"code": "sbj_1_" + strings.Repeat("A", 43), // no such code: redeemJoin's example makes one
 	}}
 	for _, param := range op.params {
@@ -157,6 +160,14 @@ func (fx *contractFixture) scoreRequest(facts any) example {
 // contractExamples holds a valid request for every operation with a body
 // or a precondition, keyed by operationId.
 var contractExamples = map[string]func(fx *contractFixture) example{
+	"createSeason": func(fx *contractFixture) example {
+		n := func() string { return fmt.Sprintf("saison-%d", len(fx.unique("s"))+fx.n) }
+		return example{body: map[string]any{"name": n(), "rules": seasonExample(nil)}, more: []any{
+			map[string]any{"name": n(), "rules": seasonExample(map[string]any{"period": map[string]any{"kind": "year", "year": 2026},
+				"unit": map[string]any{"kind": "placement", "placement": []int{10, 7, 5, 2}}, "missed": map[string]any{"kind": "score", "score": "-5"}})},
+			map[string]any{"name": n(), "rules": seasonExample(map[string]any{"period": map[string]any{"kind": "rolling", "months": 24, "end": "2026-11-30"}})},
+		}}
+	},
 	"createKey": func(fx *contractFixture) example {
 		return example{body: map[string]any{"role": "reader", "label": "Tablet"}}
 	},
@@ -267,4 +278,23 @@ var contractExamples = map[string]func(fx *contractFixture) example{
 			"melds":       []map[string]any{{"player": p[0], "kind": "terz", "suit": "pik", "top": "koenig"}},
 			"card_points": []map[string]any{{"player": p[0], "points": 92}, {"player": p[1], "points": 60}}, "last_trick": p[2]})
 	},
+}
+
+// seasonExample is a season's rules with every rule set, changed by over.
+func seasonExample(over map[string]any) map[string]any {
+	r := map[string]any{
+		"period":           map[string]any{"kind": "range", "from": "2026-01-01", "to": "2026-12-31"},
+		"games":            []string{"schwarze_dame"},
+		"unit":             map[string]any{"kind": "per_hands", "per_hands": 24},
+		"aggregate":        map[string]any{"kind": "sum", "best": 40, "drop_at": []int{30, 35}},
+		"eligibility":      map[string]any{"min_units": 1, "min_share_percent": 10, "max_missed": 50},
+		"missed":           map[string]any{"kind": "penalty", "free": 16, "factor": 1},
+		"tie_breaks":       []string{"evenings_won", "total_points"},
+		"winner_per_hands": 24,
+		"quarterly":        true,
+	}
+	for k, v := range over {
+		r[k] = v
+	}
+	return r
 }

@@ -17,8 +17,10 @@ type Ports struct {
 	Stats   StatsStore
 	// Tournaments holds the tournament evenings (tournament.go).
 	Tournaments TournamentStore
-	Health      Pinger
-	Writer      Transactor
+	// Seasons holds the season rules and reads a season's evenings (season.go).
+	Seasons SeasonStore
+	Health  Pinger
+	Writer  Transactor
 }
 
 // Service is the ledger's use-cases: the write flows (record a hand,

@@ -130,7 +130,7 @@ type Rules struct {
 	Aggregate   Aggregate   `json:"aggregate"`
 	Eligibility Eligibility `json:"eligibility"`
 	Missed      Missed      `json:"missed"`
-	TieBreaks   []TieBreak  `json:"tie_breaks"`
+	TieBreaks   []TieBreak  `json:"tie_breaks,omitempty"`
 	// WinnerPerHands compares the evening's players per this many hands
 	// for the evening winner (0: 24).
 	WinnerPerHands int `json:"winner_per_hands,omitempty"`

@@ -391,3 +391,23 @@ func TestSeasonRulesRefused(t *testing.T) {
 		}
 	}
 }
+
+// The what-if: what a player needs on each remaining evening.
+func TestSeasonWhatIf(t *testing.T) {
+	d := days("2026-01-08", 2)
+	recs := []Record{
+		rec(1, d[0], 1, 24, 50), rec(2, d[0], 1, 24, 10),
+		rec(1, d[1], 2, 24, 30), rec(2, d[1], 2, 24, 20),
+	}
+	r := Rules{Period: Period{Kind: PeriodYear, Year: 2026}, Games: []string{dk},
+		Unit: Unit{Kind: UnitPoints}, Aggregate: Aggregate{Kind: Sum}, Missed: Missed{Kind: MissedIgnored}}
+	// Sum: Anna 80, Bernd 30; on 4 evenings Bernd needs more than (80 − 30)/4 = 25/2 each.
+	w := WhatIfOf(r, compute(t, r, recs).Rows, 2, 4)
+	if w.Leader != 1 {
+		t.Fatalf("leader = %d, want Anna", w.Leader)
+	}
+	wantRat(t, "sum: per evening", w.PerEvening, "25/2")
+	// Average: Anna 40, Bernd 15 over 2; (40·(2 + 4) − 30)/4 = 105/2.
+	r.Aggregate.Kind = Average
+	wantRat(t, "average: per evening", WhatIfOf(r, compute(t, r, recs).Rows, 2, 4).PerEvening, "105/2")
+}

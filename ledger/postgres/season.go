@@ -1,0 +1,120 @@
+package postgres
+
+// The clubs' season rules and a season's evenings: the rollups of the
+// settled sessions, the live sessions' hands, the imported evenings.
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/score"
+)
+
+const selectSeasonRules = `SELECT name, version, rules, created_at FROM season_rules`
+
+func scanSeasonRules(row pgx.CollectableRow) (ledger.SeasonRules, error) {
+	var r ledger.SeasonRules
+	var raw []byte
+	if err := row.Scan(&r.Name, &r.Version, &raw, &r.CreatedAt); err != nil {
+		return r, err
+	}
+	return r, json.Unmarshal(raw, &r.Rules)
+}
+
+// AppendSeasonRules stores the next version of the named rules unless
+// the latest has the same rules (jsonb equality), in one statement; two
+// racing writers of one name meet at the primary key (a conflict).
+func (s *Store) AppendSeasonRules(ctx context.Context, clubID int64, name string, rules json.RawMessage) (ledger.SeasonRules, bool, error) {
+	rows, err := s.pool.Query(ctx, `
+		WITH latest AS (
+			SELECT version, rules FROM season_rules WHERE club_id = $1 AND name = $2
+			ORDER BY version DESC LIMIT 1
+		), ins AS (
+			INSERT INTO season_rules (club_id, name, version, rules)
+			SELECT $1, $2, coalesce((SELECT version FROM latest), 0) + 1, $3::jsonb
+			WHERE NOT EXISTS (SELECT 1 FROM latest WHERE rules = $3::jsonb)
+			RETURNING name, version, rules, created_at
+		)
+		SELECT name, version, rules, created_at, true FROM ins
+		UNION ALL
+		SELECT name, version, rules, created_at, false FROM season_rules
+		WHERE club_id = $1 AND name = $2 AND version = (SELECT version FROM latest) AND rules = $3::jsonb`,
+		clubID, name, string(rules))
+	if err != nil {
+		return ledger.SeasonRules{}, false, mapError(err)
+	}
+	var created bool
+	r, err := pgx.CollectExactlyOneRow(rows, func(row pgx.CollectableRow) (ledger.SeasonRules, error) {
+		var r ledger.SeasonRules
+		var raw []byte
+		if err := row.Scan(&r.Name, &r.Version, &raw, &r.CreatedAt, &created); err != nil {
+			return r, err
+		}
+		return r, json.Unmarshal(raw, &r.Rules)
+	})
+	return r, created, mapError(err)
+}
+
+// FindSeasonRules returns a version of the named rules (0: the latest).
+func (s *Store) FindSeasonRules(ctx context.Context, clubID int64, name string, version int) (ledger.SeasonRules, error) {
+	rows, err := s.pool.Query(ctx, selectSeasonRules+`
+		WHERE club_id = $1 AND name = $2 AND ($3 = 0 OR version = $3)
+		ORDER BY version DESC LIMIT 1`, clubID, name, version)
+	if err != nil {
+		return ledger.SeasonRules{}, mapError(err)
+	}
+	r, err := pgx.CollectExactlyOneRow(rows, scanSeasonRules)
+	return r, mapError(err)
+}
+
+// ListSeasonRules returns every season's latest version, by name.
+func (s *Store) ListSeasonRules(ctx context.Context, clubID int64) ([]ledger.SeasonRules, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT DISTINCT ON (name) name, version, rules, created_at FROM season_rules
+		WHERE club_id = $1 ORDER BY name, version DESC`, clubID)
+	if err != nil {
+		return nil, mapError(err)
+	}
+	out, err := pgx.CollectRows(rows, scanSeasonRules)
+	return out, mapError(err)
+}
+
+// SeasonRecords reads the period's evenings in one round trip: the
+// settled sessions' rollups (stat_sessions_by_date), the live sessions'
+// hands and the imported evenings' lines.
+func (s *Store) SeasonRecords(ctx context.Context, clubID int64, f ledger.SeasonFilter) (ledger.SeasonRecords, error) {
+	var rec ledger.SeasonRecords
+	b := &pgx.Batch{}
+	queueContext(b, clubID, ledger.StatsFilter{From: f.From, To: f.To}, &rec.StatsContext)
+	b.Queue(`
+		SELECT session_id, table_id, player_id, game, to_char(date, 'YYYY-MM-DD'), hands, num, den
+		FROM stat_sessions WHERE club_id = $1 AND date BETWEEN $2 AND $3 AND hands > 0`,
+		clubID, f.From, f.To).Query(func(rows pgx.Rows) error {
+		var r ledger.SessionRoll
+		var num, den int64
+		_, err := pgx.ForEachRow(rows, []any{&r.Session, &r.Table, &r.Player, &r.Game, &r.Date, &r.Hands, &num, &den}, func() error {
+			r.Points = score.Frac(num, den)
+			rec.Sessions = append(rec.Sessions, r)
+			return nil
+		})
+		return err
+	})
+	b.Queue(`
+		SELECT e.evening_id, l.player_id, e.game, to_char(e.date, 'YYYY-MM-DD'), l.hands, l.num, l.den
+		FROM imported_evenings e JOIN imported_lines l USING (club_id, evening_id)
+		WHERE e.club_id = $1 AND e.date BETWEEN $2 AND $3`, clubID, f.From, f.To).Query(func(rows pgx.Rows) error {
+		var l ledger.ImportedLine
+		var num, den int64
+		_, err := pgx.ForEachRow(rows, []any{&l.Evening, &l.Player, &l.Game, &l.Date, &l.Hands, &num, &den}, func() error {
+			l.Points = big.NewRat(num, den)
+			rec.Imported = append(rec.Imported, l)
+			return nil
+		})
+		return err
+	})
+	return rec, mapError(send(ctx, s.pool, b))
+}
