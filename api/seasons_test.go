@@ -106,9 +106,11 @@ func TestSeasonRefusedRulesStoreNothing(t *testing.T) {
 	cases := map[string]func(map[string]any){
 		"rules.aggregate.drop_at[1]": func(r map[string]any) { r["aggregate"] = map[string]any{"kind": "sum", "drop_at": []int{30, 30}} },
 		"rules.missed.score":         func(r map[string]any) { r["missed"] = map[string]any{"kind": "zero", "score": "5"} },
-		"rules.period.to":            func(r map[string]any) { r["period"] = map[string]any{"kind": "range", "from": "2026-12-01", "to": "2026-01-01"} },
-		"rules.unit.kind":            func(r map[string]any) { r["unit"] = map[string]any{"kind": "tricks"} },
-		"name":                       func(map[string]any) {},
+		"rules.period.to": func(r map[string]any) {
+			r["period"] = map[string]any{"kind": "range", "from": "2026-12-01", "to": "2026-01-01"}
+		},
+		"rules.unit.kind": func(r map[string]any) { r["unit"] = map[string]any{"kind": "tricks"} },
+		"name":            func(map[string]any) {},
 	}
 	for field, bad := range cases {
 		r := sumRules()
