@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -208,6 +209,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"GET /v1/seasons/{name}/players/{playerID}": {"reader", 200, true, fixed(fmt.Sprintf("/v1/seasons/jahreswertung/players/%d?remaining=3", p[0]), nil)},
 		"GET /v1/seasons/{name}/evenings":           {"reader", 200, true, fixed("/v1/seasons/jahreswertung/evenings", nil)},
 		"GET /v1/seasons/{name}/chart":              {"reader", 200, true, fixed("/v1/seasons/jahreswertung/chart", nil)},
+		"POST /v1/imports": {"admin", 200, false, fixed("/v1/imports", map[string]any{"file_name": "alt.csv", "dry_run": true,
+			"content_base64": base64.StdEncoding.EncodeToString([]byte("Datum;Spiel;Tisch;Spieler;Punkte;Spiele\n19.11.2020;Doppelkopf;;Anna;3;24\n"))})},
 	}
 
 	// Corrections name the revision they correct; event streams are

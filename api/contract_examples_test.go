@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -160,6 +161,10 @@ func (fx *contractFixture) scoreRequest(facts any) example {
 // contractExamples holds a valid request for every operation with a body
 // or a precondition, keyed by operationId.
 var contractExamples = map[string]func(fx *contractFixture) example{
+	"importOldLists": func(fx *contractFixture) example {
+		return example{body: map[string]any{"file_name": "alt.csv", "dry_run": true,
+			"content_base64": base64.StdEncoding.EncodeToString([]byte("Datum;Spiel;Tisch;Spieler;Punkte;Spiele\n19.11.2020;Doppelkopf;;Anna;3;24\n"))}}
+	},
 	"createSeason": func(fx *contractFixture) example {
 		n := func() string { return fmt.Sprintf("saison-%d", len(fx.unique("s"))+fx.n) }
 		return example{body: map[string]any{"name": n(), "rules": seasonExample(nil)}, more: []any{

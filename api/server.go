@@ -193,6 +193,7 @@ func (s *Server) routes() {
 	v1.GET("/stats/series", s.pointsSeries, g(reader, club))
 	s.tournamentRoutes(v1, g(reader, club), g(scorer, club))
 	s.seasonRoutes(v1, g(reader, club), g(admin, club))
+	s.importRoutes(v1, g(admin, club))
 	v1.GET("/games", s.listGames, g(reader, shared))
 	for _, game := range games.Names() {
 		v1.POST("/games/"+game+"/score", s.scoreHand(game), g(reader, shared))

@@ -19,6 +19,8 @@ type Ports struct {
 	Tournaments TournamentStore
 	// Seasons holds the season rules and reads a season's evenings (season.go).
 	Seasons SeasonStore
+	// Imports writes the old lists' imports (season_import.go).
+	Imports ImportStore
 	Health  Pinger
 	Writer  Transactor
 }

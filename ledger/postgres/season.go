@@ -6,7 +6,11 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -117,4 +121,82 @@ func (s *Store) SeasonRecords(ctx context.Context, clubID int64, f ledger.Season
 		return err
 	})
 	return rec, mapError(send(ctx, s.pool, b))
+}
+
+// FindImport returns the import of a file's hash.
+func (s *Store) FindImport(ctx context.Context, clubID int64, hash string) (int64, bool, error) {
+	var id int64
+	err := s.pool.QueryRow(ctx, `SELECT import_id FROM imports WHERE club_id = $1 AND content_hash = $2`, clubID, hash).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, mapError(err)
+}
+
+// StoreImport writes an import in one transaction: its new players, the
+// import, its evenings and their lines (by COPY). A file imported
+// meanwhile (the hash's unique key, checked first under the club's
+// import lock) stores nothing and answers the earlier import.
+func (s *Store) StoreImport(ctx context.Context, clubID int64, b ledger.ImportBatch) (int64, bool, error) {
+	var id int64
+	var existed bool
+	err := s.tx(ctx, func(t pgx.Tx) error {
+		if _, err := t.Exec(ctx, `SELECT pg_advisory_xact_lock(30, $1::int)`, clubID%(1<<31)); err != nil {
+			return err
+		}
+		err := t.QueryRow(ctx, `SELECT import_id FROM imports WHERE club_id = $1 AND content_hash = $2`, clubID, b.Hash).Scan(&id)
+		if err == nil {
+			existed = true
+			return nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		players := maps.Clone(b.Players)
+		for _, name := range b.NewPlayers {
+			var pid int64
+			if err := t.QueryRow(ctx, `INSERT INTO players (club_id, name) VALUES ($1, $2) RETURNING player_id`, clubID, name).Scan(&pid); err != nil {
+				return err
+			}
+			players[name] = pid
+		}
+		if err := t.QueryRow(ctx, `
+			INSERT INTO imports (club_id, content_hash, file_name, evenings) VALUES ($1, $2, $3, $4)
+			RETURNING import_id`, clubID, b.Hash, b.FileName, len(b.Evenings)).Scan(&id); err != nil {
+			return err
+		}
+		dates, games := make([]string, len(b.Evenings)), make([]string, len(b.Evenings))
+		for i, ev := range b.Evenings {
+			dates[i], games[i] = ev.Date, ev.Game
+		}
+		rows, err := t.Query(ctx, `
+			INSERT INTO imported_evenings (club_id, import_id, game, date)
+			SELECT $1, $2, g, d::date FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS u(g, d, n) ORDER BY n
+			RETURNING evening_id`, clubID, id, games, dates)
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			return err
+		}
+		if len(ids) != len(b.Evenings) {
+			return fmt.Errorf("imported %d evenings, want %d", len(ids), len(b.Evenings))
+		}
+		slices.Sort(ids) // identity values in insertion order
+		var lines [][]any
+		for i, ev := range b.Evenings {
+			for _, l := range ev.Lines {
+				num, den, err := ledger.ImportedPoints(l.Points)
+				if err != nil {
+					return err
+				}
+				lines = append(lines, []any{clubID, ids[i], players[l.Name], l.Hands, num, den})
+			}
+		}
+		_, err = t.CopyFrom(ctx, pgx.Identifier{"imported_lines"}, []string{"club_id", "evening_id", "player_id", "hands", "num", "den"},
+			pgx.CopyFromRows(lines))
+		return err
+	})
+	return id, existed, mapError(err)
 }

@@ -41,7 +41,7 @@ func New(pool *pgxpool.Pool, key chain.Key) *Store {
 
 // Ports returns the store as every port of the ledger.
 func (s *Store) Ports() ledger.Ports {
-	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Tournaments: s, Seasons: s, Health: s, Writer: s}
+	return ledger.Ports{Clubs: s, Players: s, Tables: s, Hands: s, Money: s, Feed: s, Stats: s, Tournaments: s, Seasons: s, Imports: s, Health: s, Writer: s}
 }
 
 // Service returns the ledger's use-cases on this store.
