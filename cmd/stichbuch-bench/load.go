@@ -38,6 +38,7 @@ type loadOptions struct {
 	jsonOut   bool
 	stats     bool
 	from, to  string
+	season    string // with stats: a season of the club whose table is measured too (issue 30)
 	leastcost string // pgbench script of the least a durable hand costs, run after the load
 	streams   int    // event streams held open through the run
 	stalled   int    // key-less uploads stalled through the run
@@ -143,6 +144,7 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.IntVar(&o.stalled, "stalled", 0, "hold this many key-less connections open through the run, each announcing a 1 MiB hand and stalling after 64 KiB")
 	fs.BoolVar(&o.stats, "stats", false, "read instead of write: measure a player's lifetime statistics, a one-year leaderboard and a partner table of the club of --key (a generated history, say), with --tables clients")
 	fs.StringVar(&o.from, "from", "", "with --stats: first date of the leaderboard's period (default: a year before --to)")
+	fs.StringVar(&o.season, "season", "", "with --stats: also measure this season's table, GET /v1/seasons/{name} (the club must have it)")
 	fs.StringVar(&o.to, "to", "", "with --stats: last date of the leaderboard's period (default: the club's last evening)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

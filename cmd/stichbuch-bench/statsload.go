@@ -105,6 +105,11 @@ func (c *loadClient) statsRun(ctx context.Context, o loadOptions) (*statsResult,
 			return fmt.Sprintf("/v1/stats/players/%d/partners", players[i%len(players)])
 		}},
 	}
+	if o.season != "" {
+		queries = append(queries, statsQuery{Name: "season table", firstPass: 1, path: func(int) string {
+			return "/v1/seasons/" + url.PathEscape(o.season)
+		}})
+	}
 	res := &statsResult{Clients: o.tables, Players: len(players), From: from, To: to, Statuses: map[string]int{}}
 
 	cold, err := c.statsFirstPass(ctx, queries)
