@@ -70,6 +70,9 @@ const Format = "stichbuch-export/2"
 //	    settlement, transfer …                  its settlement versions, each followed by its transfers
 //	tournament                                  by id, each followed by
 //	  tournament_round …                        its rounds by number
+//	season_rules …                              by name and version
+//	old_list_import                             by id, each followed by
+//	  imported_evening …                        its evenings by id
 //	kitty_booking …                             by id
 //	change …                                    by seq
 //	end                                         the number of records before it
@@ -78,21 +81,25 @@ const Format = "stichbuch-export/2"
 // as its recorder. Every list is ordered and every time is in UTC, so two
 // exports of the same ledger are byte for byte the same.
 type Record struct {
-	Format       string           `json:"format,omitempty"`
-	Club         *Club            `json:"club,omitempty"`
-	Key          *Key             `json:"api_key,omitempty"`
-	Player       *Player          `json:"player,omitempty"`
-	Table        *Table           `json:"table,omitempty"`
-	Session      *Session         `json:"session,omitempty"`
-	Hand         *Hand            `json:"hand,omitempty"`
-	Revision     *Revision        `json:"revision,omitempty"`
-	Settlement   *Settlement      `json:"settlement,omitempty"`
-	Transfer     *Transfer        `json:"transfer,omitempty"`
-	Tournament   *Tournament      `json:"tournament,omitempty"`
-	Round        *TournamentRound `json:"tournament_round,omitempty"`
-	KittyBooking *KittyBooking    `json:"kitty_booking,omitempty"`
-	Change       *Change          `json:"change,omitempty"`
-	End          *End             `json:"end,omitempty"`
+	Format     string           `json:"format,omitempty"`
+	Club       *Club            `json:"club,omitempty"`
+	Key        *Key             `json:"api_key,omitempty"`
+	Player     *Player          `json:"player,omitempty"`
+	Table      *Table           `json:"table,omitempty"`
+	Session    *Session         `json:"session,omitempty"`
+	Hand       *Hand            `json:"hand,omitempty"`
+	Revision   *Revision        `json:"revision,omitempty"`
+	Settlement *Settlement      `json:"settlement,omitempty"`
+	Transfer   *Transfer        `json:"transfer,omitempty"`
+	Tournament *Tournament      `json:"tournament,omitempty"`
+	Round      *TournamentRound `json:"tournament_round,omitempty"`
+	// The season's (season.go).
+	SeasonRules     *SeasonRules     `json:"season_rules,omitempty"`
+	OldListImport   *OldListImport   `json:"old_list_import,omitempty"`
+	ImportedEvening *ImportedEvening `json:"imported_evening,omitempty"`
+	KittyBooking    *KittyBooking    `json:"kitty_booking,omitempty"`
+	Change          *Change          `json:"change,omitempty"`
+	End             *End             `json:"end,omitempty"`
 }
 
 // Club is the club of a document.
@@ -275,4 +282,6 @@ type Summary struct {
 	Settlements   int
 	Tournaments   int
 	KittyBookings int
+	// ImportedEvenings are the old lists' evenings (season.go).
+	ImportedEvenings int
 }

@@ -40,6 +40,13 @@ type ExportTx interface {
 	Tournaments(ctx context.Context) (Cursor[Tournament], error)
 	// TournamentRounds are ordered by tournament and number.
 	TournamentRounds(ctx context.Context) (Cursor[TournamentRound], error)
+	// SeasonRules are ordered by name and version.
+	SeasonRules(ctx context.Context) (Cursor[SeasonRules], error)
+	// OldListImports are ordered by id.
+	OldListImports(ctx context.Context) (Cursor[OldListImport], error)
+	// ImportedEvenings are ordered by import and id, each with its lines
+	// by player.
+	ImportedEvenings(ctx context.Context) (Cursor[ImportedEvening], error)
 	KittyBookings(ctx context.Context) (Cursor[KittyBooking], error)
 	// Changes are ordered by seq.
 	Changes(ctx context.Context) (Cursor[Change], error)
@@ -98,7 +105,7 @@ func (x *exporter) run(ctx context.Context) error {
 	for _, k := range keys {
 		x.keys[k.ID] = k
 	}
-	for _, step := range []func(context.Context) error{x.players, x.tables, x.tournaments, x.kittyBookings, x.changes} {
+	for _, step := range []func(context.Context) error{x.players, x.tables, x.tournaments, x.seasons, x.kittyBookings, x.changes} {
 		if err := step(ctx); err != nil {
 			return err
 		}

@@ -52,18 +52,22 @@ type ImportTx interface {
 // Batch is a part of a document, checked, for the store to insert: every
 // row a later one refers to comes in an earlier batch or an earlier field.
 type Batch struct {
-	Club          *Club
-	Keys          []KeyRow
-	Players       []Player
-	Tables        []Table // with the rule set their preset and options resolve to
-	Sessions      []Session
-	Hands         []HandRow
-	Settlements   []SettlementRow
-	Tournaments   []Tournament
-	Rounds        []RoundRow
-	KittyBookings []KittyBooking
-	Changes       []Change
-	rows          int
+	Club        *Club
+	Keys        []KeyRow
+	Players     []Player
+	Tables      []Table // with the rule set their preset and options resolve to
+	Sessions    []Session
+	Hands       []HandRow
+	Settlements []SettlementRow
+	Tournaments []Tournament
+	Rounds      []RoundRow
+	// The season's (season.go).
+	SeasonRules      []SeasonRules
+	OldListImports   []OldListImport
+	ImportedEvenings []ImportedEvening
+	KittyBookings    []KittyBooking
+	Changes          []Change
+	rows             int
 }
 
 // KeyRow is a key of the document as stored: revoked, with a role and a
@@ -231,6 +235,11 @@ func (im *importer) read(ctx context.Context, rd *Reader) error {
 	}
 	if err := im.closeTable(); err != nil {
 		return err
+	}
+	if im.stage == stageSeasons {
+		if err := im.closeOldListImport(); err != nil {
+			return err
+		}
 	}
 	return im.flush(ctx)
 }

@@ -464,6 +464,15 @@ func (f *fakeExport) TournamentRounds(context.Context) (backup.Cursor[backup.Tou
 func (f *fakeExport) KittyBookings(context.Context) (backup.Cursor[backup.KittyBooking], error) {
 	return cursor(f, func(r backup.Record) *backup.KittyBooking { return r.KittyBooking })
 }
+func (f *fakeExport) SeasonRules(context.Context) (backup.Cursor[backup.SeasonRules], error) {
+	return cursor(f, func(r backup.Record) *backup.SeasonRules { return r.SeasonRules })
+}
+func (f *fakeExport) OldListImports(context.Context) (backup.Cursor[backup.OldListImport], error) {
+	return cursor(f, func(r backup.Record) *backup.OldListImport { return r.OldListImport })
+}
+func (f *fakeExport) ImportedEvenings(context.Context) (backup.Cursor[backup.ImportedEvening], error) {
+	return cursor(f, func(r backup.Record) *backup.ImportedEvening { return r.ImportedEvening })
+}
 func (f *fakeExport) Changes(context.Context) (backup.Cursor[backup.Change], error) {
 	return cursor(f, func(r backup.Record) *backup.Change { return r.Change })
 }

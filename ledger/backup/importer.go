@@ -35,6 +35,7 @@ type importer struct {
 	session    *sessionRun
 	hand       *handRun
 	tournament *tournamentRun
+	seasons    *seasonRun
 
 	batch   Batch
 	summary Summary
@@ -53,11 +54,12 @@ const (
 	stagePlayers
 	stageTables
 	stageTournaments
+	stageSeasons
 	stageKitty
 	stageChanges
 )
 
-var stageNames = [...]string{"club", "players", "tables", "tournaments", "kitty bookings", "changes"}
+var stageNames = [...]string{"club", "players", "tables", "tournaments", "seasons", "kitty bookings", "changes"}
 
 // tableRef is what later records need of a table: its name, game and rule
 // set (a tournament plays at tables of the TSR), and its hand count.
@@ -109,6 +111,12 @@ func (im *importer) take(rec Record) error {
 		return im.enter(stageTournaments, func() error { return im.takeTournament(*rec.Tournament) })
 	case rec.Round != nil:
 		return im.takeRound(*rec.Round)
+	case rec.SeasonRules != nil:
+		return im.enter(stageSeasons, func() error { return im.takeSeasonRules(*rec.SeasonRules) })
+	case rec.OldListImport != nil:
+		return im.enter(stageSeasons, func() error { return im.takeOldListImport(*rec.OldListImport) })
+	case rec.ImportedEvening != nil:
+		return im.enter(stageSeasons, func() error { return im.takeImportedEvening(*rec.ImportedEvening) })
 	case rec.KittyBooking != nil:
 		return im.enter(stageKitty, func() error { return im.takeKittyBooking(*rec.KittyBooking) })
 	case rec.Change != nil:
@@ -121,11 +129,16 @@ func (im *importer) take(rec Record) error {
 // leaves them, and takes the record there.
 func (im *importer) enter(s stage, take func() error) error {
 	if s < im.stage {
-		return im.invalid("document", "a line of the %s after the %s: the sections come in the order club, players, tables, tournaments, kitty bookings, changes",
+		return im.invalid("document", "a line of the %s after the %s: the sections come in the order club, players, tables, tournaments, seasons, kitty bookings, changes",
 			stageNames[s], stageNames[im.stage])
 	}
 	if s > stageTables && im.stage <= stageTables {
 		if err := im.closeTable(); err != nil {
+			return err
+		}
+	}
+	if s > stageSeasons && im.stage == stageSeasons {
+		if err := im.closeOldListImport(); err != nil {
 			return err
 		}
 	}

@@ -182,7 +182,8 @@ func (rec Record) kinds() int {
 	}
 	for _, set := range []bool{rec.Club != nil, rec.Key != nil, rec.Player != nil, rec.Table != nil, rec.Session != nil,
 		rec.Hand != nil, rec.Revision != nil, rec.Settlement != nil, rec.Transfer != nil, rec.Tournament != nil,
-		rec.Round != nil, rec.KittyBooking != nil, rec.Change != nil, rec.End != nil} {
+		rec.Round != nil, rec.KittyBooking != nil, rec.Change != nil, rec.End != nil,
+		rec.SeasonRules != nil, rec.OldListImport != nil, rec.ImportedEvening != nil} {
 		if set {
 			n++
 		}

@@ -65,6 +65,7 @@ func (t *importTx) Write(ctx context.Context, b *backup.Batch) error {
 	}
 	queueMoney(q, club, b)
 	queueTournaments(q, club, b)
+	queueSeasons(q, club, b)
 	if err := send(ctx, t.Tx, q); err != nil {
 		return where(err, "writing import batch %d (%d hands)", t.batches+1, len(b.Hands))
 	}
@@ -149,6 +150,7 @@ func (t *importTx) FirstBreach(ctx context.Context, zeroSumGames []string) (*bac
 // their sequences are moved past the imported ids. Entries are numbered
 // afresh.
 var identityColumns = []struct{ table, column string }{
+	{"imports", "import_id"}, {"imported_evenings", "evening_id"},
 	{"clubs", "club_id"}, {"api_keys", "key_id"}, {"players", "player_id"}, {"tables", "table_id"},
 	{"sessions", "session_id"}, {"hands", "hand_id"}, {"hand_revisions", "revision_id"}, {"settlements", "settlement_id"},
 	{"transfers", "transfer_id"}, {"kitty_bookings", "booking_id"}, {"tournaments", "tournament_id"},

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/backup"
 	"github.com/stichbuch/stichbuch/ledger/score"
 )
 
@@ -199,4 +200,81 @@ func (s *Store) StoreImport(ctx context.Context, clubID int64, b ledger.ImportBa
 		return err
 	})
 	return id, existed, mapError(err)
+}
+
+// SeasonRules reads every version of the season rules by name and version.
+func (e exportTx) SeasonRules(ctx context.Context) (backup.Cursor[backup.SeasonRules], error) {
+	return openCursor(ctx, e, "export_season_rules", `
+		SELECT name, version, rules, created_at FROM season_rules WHERE club_id = $1 ORDER BY name, version`,
+		func(r pgx.CollectableRow) (backup.SeasonRules, error) {
+			var s backup.SeasonRules
+			var raw []byte
+			err := r.Scan(&s.Name, &s.Version, &raw, &s.CreatedAt)
+			s.Rules, s.CreatedAt = raw, s.CreatedAt.UTC()
+			return s, err
+		})
+}
+
+// OldListImports reads the imports by id.
+func (e exportTx) OldListImports(ctx context.Context) (backup.Cursor[backup.OldListImport], error) {
+	return openCursor(ctx, e, "export_imports", `
+		SELECT import_id, content_hash, file_name, evenings, created_at FROM imports WHERE club_id = $1 ORDER BY import_id`,
+		func(r pgx.CollectableRow) (backup.OldListImport, error) {
+			var o backup.OldListImport
+			err := r.Scan(&o.ID, &o.ContentSHA256, &o.FileName, &o.Evenings, &o.CreatedAt)
+			o.CreatedAt = o.CreatedAt.UTC()
+			return o, err
+		})
+}
+
+// ImportedEvenings reads the imported evenings by import and id, each
+// with its lines by player.
+func (e exportTx) ImportedEvenings(ctx context.Context) (backup.Cursor[backup.ImportedEvening], error) {
+	return openCursor(ctx, e, "export_imported_evenings", `
+		SELECT v.evening_id, v.import_id, v.game, to_char(v.date, 'YYYY-MM-DD'),
+		       ARRAY(SELECT l.player_id FROM imported_lines l WHERE l.club_id = v.club_id AND l.evening_id = v.evening_id ORDER BY l.player_id),
+		       ARRAY(SELECT l.hands FROM imported_lines l WHERE l.club_id = v.club_id AND l.evening_id = v.evening_id ORDER BY l.player_id),
+		       ARRAY(SELECT l.num FROM imported_lines l WHERE l.club_id = v.club_id AND l.evening_id = v.evening_id ORDER BY l.player_id),
+		       ARRAY(SELECT l.den FROM imported_lines l WHERE l.club_id = v.club_id AND l.evening_id = v.evening_id ORDER BY l.player_id)
+		FROM imported_evenings v WHERE v.club_id = $1 ORDER BY v.import_id, v.evening_id`,
+		func(r pgx.CollectableRow) (backup.ImportedEvening, error) {
+			var ev backup.ImportedEvening
+			var players, nums, dens []int64
+			var hands []int32
+			if err := r.Scan(&ev.ID, &ev.ImportID, &ev.Game, &ev.Date, &players, &hands, &nums, &dens); err != nil {
+				return ev, err
+			}
+			ev.Lines = make([]backup.ImportedLine, len(players))
+			for i := range players {
+				ev.Lines[i] = backup.ImportedLine{PlayerID: players[i], Hands: int(hands[i]), Points: score.Frac(nums[i], dens[i])}
+			}
+			return ev, nil
+		})
+}
+
+// queueSeasons queues the inserts of a batch's season rules, imports and
+// imported evenings with their lines.
+func queueSeasons(q *pgx.Batch, club int64, b *backup.Batch) {
+	for _, r := range b.SeasonRules {
+		q.Queue(`INSERT INTO season_rules (club_id, name, version, rules, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)`,
+			club, r.Name, r.Version, string(r.Rules), r.CreatedAt)
+	}
+	for _, o := range b.OldListImports {
+		q.Queue(`
+			INSERT INTO imports (club_id, import_id, content_hash, file_name, evenings, created_at) OVERRIDING SYSTEM VALUE
+			VALUES ($1, $2, $3, $4, $5, $6)`, club, o.ID, o.ContentSHA256, o.FileName, o.Evenings, o.CreatedAt)
+	}
+	for _, ev := range b.ImportedEvenings {
+		q.Queue(`
+			INSERT INTO imported_evenings (club_id, evening_id, import_id, game, date) OVERRIDING SYSTEM VALUE
+			VALUES ($1, $2, $3, $4, $5)`, club, ev.ID, ev.ImportID, ev.Game, ev.Date)
+		players, hands, nums, dens := make([]int64, len(ev.Lines)), make([]int32, len(ev.Lines)), make([]int64, len(ev.Lines)), make([]int64, len(ev.Lines))
+		for i, l := range ev.Lines {
+			players[i], hands[i], nums[i], dens[i] = l.PlayerID, int32(l.Hands), l.Points.Num(), l.Points.Den()
+		}
+		q.Queue(`
+			INSERT INTO imported_lines (club_id, evening_id, player_id, hands, num, den)
+			SELECT $1, $2, p, h, n, d FROM unnest($3::bigint[], $4::int[], $5::bigint[], $6::bigint[]) AS u(p, h, n, d)`,
+			club, ev.ID, players, hands, nums, dens)
+	}
 }
