@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/stichbuch/stichbuch/ledger"
@@ -109,5 +110,26 @@ func TestSeasonAndOldListsRoundTrip(t *testing.T) {
 	must(t, err)
 	if again.Stored || !again.AlreadyImported {
 		t.Errorf("the same file after the round trip: %+v, want already imported", again)
+	}
+}
+
+// TestVerifyCatchesTamperedImports: verify names an import that lost an
+// evening and an imported line whose points are not in lowest terms.
+func TestVerifyCatchesTamperedImports(t *testing.T) {
+	for sql, invariant := range map[string]string{
+		`DELETE FROM imported_lines WHERE player_id = (SELECT min(player_id) FROM imported_lines);
+		 DELETE FROM imported_evenings v WHERE NOT EXISTS (SELECT 1 FROM imported_lines l WHERE l.evening_id = v.evening_id)`: "every import of old lists holds the evenings it announces, each with a line",
+		`UPDATE imported_lines SET num = num * 2, den = den * 2`: "every imported line's points are in lowest terms",
+	} {
+		f := newFixture(t)
+		file := []byte("Datum;Spiel;Tisch;Spieler;Punkte;Spiele\n19.11.2015;Doppelkopf;;Anna;34,5;24\n26.11.2015;Doppelkopf;;Bernd;3;20\n")
+		_, err := f.store.ImportOldLists(context.Background(), f.actor, ledger.OldListImport{Content: file})
+		must(t, err)
+		must(t, verify(f))
+		tamper(t, f, "imported_lines,imported_evenings", sql)
+		var b *postgres.Breach
+		if err := verify(f); !errors.As(err, &b) || b.Invariant != invariant {
+			t.Errorf("%s: verify = %v, want %q", sql, err, invariant)
+		}
 	}
 }

@@ -131,6 +131,17 @@ func ledgerChecks() []check {
 		// losers_to_kitty table) is what he was paid minus what he paid, on any
 		// version's transfers, plus what the current version's unpaid transfers
 		// still give him.
+		{name: "every import of old lists holds the evenings it announces, each with a line", query: `
+		SELECT format('import %s announces %s evenings and holds %s; %s of them without a line', i.import_id, i.evenings, count(v.evening_id),
+		              count(v.evening_id) FILTER (WHERE NOT EXISTS (SELECT 1 FROM imported_lines l WHERE l.club_id = v.club_id AND l.evening_id = v.evening_id)))
+		FROM imports i LEFT JOIN imported_evenings v ON v.club_id = i.club_id AND v.import_id = i.import_id
+		GROUP BY i.club_id, i.import_id, i.evenings
+		HAVING count(v.evening_id) <> i.evenings
+		    OR bool_or(NOT EXISTS (SELECT 1 FROM imported_lines l WHERE l.club_id = v.club_id AND l.evening_id = v.evening_id))
+		LIMIT 1`},
+		{name: "every imported line's points are in lowest terms", query: `
+		SELECT format('imported evening %s, player %s: %s/%s is not in lowest terms', l.evening_id, l.player_id, l.num, l.den)
+		FROM imported_lines l WHERE gcd(l.num, l.den) <> 1 LIMIT 1`},
 		{name: "payments and open transfers settle every current settlement", query: `
 		WITH cur AS (
 			SELECT DISTINCT ON (club_id, session_id) club_id, session_id, settlement_id, version, body

@@ -83,8 +83,8 @@ func TestVerifyPassesAWholeLedger(t *testing.T) {
 	if err := postgres.Verify(context.Background(), f.pool, pgtest.ChainKey, ledger.ZeroSumGames(), func(name string) { passed = append(passed, name) }); err != nil {
 		t.Fatalf("a ledger written only by the service fails verify: %v", err)
 	}
-	if len(passed) != 14 {
-		t.Errorf("%d invariants checked, want 14: %v", len(passed), passed)
+	if len(passed) != 16 {
+		t.Errorf("%d invariants checked, want 16: %v", len(passed), passed)
 	}
 	var chained int
 	must(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM hands WHERE hash IS NOT NULL AND (number = 1) = (prev_hash IS NULL)`).Scan(&chained))
