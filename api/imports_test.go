@@ -141,6 +141,34 @@ func TestImportTenYearsOfOldLists(t *testing.T) {
 	}
 }
 
+// The imported evenings feed the leaderboard, which says how many of its
+// hands were imported, and no fact-based counter.
+func TestImportedEveningsInTheLeaderboard(t *testing.T) {
+	e := newEnv(t)
+	l := tenYearsOfLists()
+	e.must(201, "POST", "/v1/imports", e.admin, importBody([]byte(l.perEvening), false))
+	lb := e.must(200, "GET", "/v1/stats/leaderboard?game=doppelkopf&from=2019-01-01&to=2019-12-31&min_hands=0", e.admin, nil)
+	hands := 0
+	for _, x := range lb["entries"].([]any) {
+		entry := x.(map[string]any)
+		name := entry["name"].(string)
+		if entry["points"] != l.totals2019[name].RatString() || entry["imported_hands"] != entry["hands"] || entry["hands_won"] != float64(0) {
+			t.Errorf("2019: %s has %v points, %v of %v hands imported, %v won; want %s, all imported, none won",
+				name, entry["points"], entry["imported_hands"], entry["hands"], entry["hands_won"], l.totals2019[name].RatString())
+		}
+		hands += int(entry["hands"].(float64))
+	}
+	if lb["imported_hands"] != float64(hands) || hands == 0 {
+		t.Errorf("the leaderboard says %v imported hands of %d", lb["imported_hands"], hands)
+	}
+	// A player known only from the old lists has no statistics of facts.
+	anna := lb["entries"].([]any)[0].(map[string]any)["player_id"]
+	ps := e.must(200, "GET", fmt.Sprintf("/v1/stats/players/%v", anna), e.admin, nil)
+	if ps["hands"] != float64(0) || len(ps["games"].([]any)) != 0 {
+		t.Errorf("player statistics of an imported-only player: %v hands, games %v; want none (no facts)", ps["hands"], ps["games"])
+	}
+}
+
 // A file with one bad line stores nothing, and the problem names the
 // line and column in German.
 func TestImportABadLineStoresNothing(t *testing.T) {

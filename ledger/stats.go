@@ -286,6 +286,9 @@ type Leaderboard struct {
 	MinHands int                `json:"min_hands"`
 	Mix      bool               `json:"mix"` // the points of different games added together
 	Entries  []LeaderboardEntry `json:"entries"`
+	// ImportedHands are the hands of the entries from the old lists
+	// (imported evenings: points and hands, no facts).
+	ImportedHands int `json:"imported_hands"`
 }
 
 // LeaderboardEntry is one player's line of a leaderboard. Rank is shared by
@@ -301,6 +304,10 @@ type LeaderboardEntry struct {
 	Points          score.Points `json:"points"`
 	PointsPerHand   score.Points `json:"points_per_hand"`
 	NetCents        int64        `json:"net_cents"`
+	// ImportedHands of Hands are from the old lists: they count in the
+	// points, the points per hand and the sessions, not in the win rate,
+	// which is over the hands with facts.
+	ImportedHands int `json:"imported_hands"`
 }
 
 // Series is one player's points by session date, for charts.
@@ -407,8 +414,9 @@ func SortLeaderboard(by LeaderboardOrder, entries []LeaderboardEntry) {
 		case ByMoney:
 			return cmpInt64(y.NetCents, x.NetCents)
 		case ByWinRate:
-			// y.won/y.hands vs x.won/x.hands by cross-multiplication.
-			return cmpInt64(int64(y.HandsWon)*int64(x.Hands), int64(x.HandsWon)*int64(y.Hands))
+			// y.won/y.hands vs x.won/x.hands by cross-multiplication, over
+			// the hands with facts (not the imported ones).
+			return cmpInt64(int64(y.HandsWon)*int64(x.Hands-x.ImportedHands), int64(x.HandsWon)*int64(y.Hands-y.ImportedHands))
 		}
 		return y.Points.Cmp(x.Points)
 	}

@@ -85,6 +85,9 @@ type LeaderboardRecords struct {
 	Sums  []PointSum
 	Money map[int64]int64
 	Games []string
+	// Imported are each player's sums of the imported evenings (none
+	// with a table in the filter: they are at no table of the club).
+	Imported []PointSum
 }
 
 // SeriesRecords are what points series are assembled from: each player's
@@ -345,12 +348,17 @@ func (s *Service) Leaderboard(ctx context.Context, a Actor, q LeaderboardQuery) 
 			e.Sessions++
 		}
 	}
+	for _, sum := range rec.Imported {
+		e := entry(sum.Player)
+		e.Points, e.Hands, e.Sessions, e.ImportedHands = e.Points.Add(sum.Points), e.Hands+sum.Hands, e.Sessions+sum.Sessions, e.ImportedHands+sum.Hands
+	}
 	for _, e := range entries {
 		if e.Hands < *q.MinHands {
 			continue
 		}
 		e.Name = rec.Names[e.Player]
-		e.WinRatePermille = PermilleOf(e.HandsWon, e.Hands)
+		e.WinRatePermille = PermilleOf(e.HandsWon, e.Hands-e.ImportedHands)
+		lb.ImportedHands += e.ImportedHands
 		e.PointsPerHand = PerHand(e.Points, e.Hands)
 		lb.Entries = append(lb.Entries, *e)
 	}

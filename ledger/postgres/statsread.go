@@ -8,6 +8,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -175,6 +176,9 @@ func (s *Store) LeaderboardRecords(ctx context.Context, clubID int64, f ledger.S
 			rec.Games, err = pgx.CollectRows(rows, pgx.RowTo[string])
 			return err
 		})
+	if f.TableID == 0 {
+		queueImportedSums(b, clubID, f, &rec)
+	}
 	return rec, mapError(send(ctx, s.pool, b))
 }
 
@@ -205,4 +209,34 @@ func (s *Store) SeriesRecords(ctx context.Context, clubID int64, players []int64
 		return err
 	})
 	return rec, mapError(send(ctx, s.pool, b))
+}
+
+// queueImportedSums queues the imported evenings' sums per player and
+// denominator over the filter's dates and game, and their games.
+func queueImportedSums(b *pgx.Batch, clubID int64, f ledger.StatsFilter, rec *ledger.LeaderboardRecords) {
+	args := []any{clubID}
+	where := filterSQL(f, "v.", &args)
+	b.Queue(`
+		SELECT l.player_id, l.den, sum(l.num)::bigint, sum(l.hands)::int, count(*)::int
+		FROM imported_evenings v JOIN imported_lines l USING (club_id, evening_id)
+		WHERE v.club_id = $1`+where+`
+		GROUP BY l.player_id, l.den`, args...).Query(func(rows pgx.Rows) error {
+		var sum ledger.PointSum
+		var num, den int64
+		_, err := pgx.ForEachRow(rows, []any{&sum.Player, &den, &num, &sum.Hands, &sum.Sessions}, func() error {
+			sum.Points = score.Frac(num, den)
+			rec.Imported = append(rec.Imported, sum)
+			return nil
+		})
+		return err
+	})
+	b.Queue(`SELECT DISTINCT v.game FROM imported_evenings v WHERE v.club_id = $1`+where, args...).Query(func(rows pgx.Rows) error {
+		games, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		for _, g := range games {
+			if !slices.Contains(rec.Games, g) {
+				rec.Games = append(rec.Games, g)
+			}
+		}
+		return err
+	})
 }
