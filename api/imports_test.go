@@ -161,6 +161,18 @@ func TestImportedEveningsInTheLeaderboard(t *testing.T) {
 	if lb["imported_hands"] != float64(hands) || hands == 0 {
 		t.Errorf("the leaderboard says %v imported hands of %d", lb["imported_hands"], hands)
 	}
+	// Points per hand over the years: the series says which hands were imported.
+	series := e.must(200, "GET", "/v1/stats/series?from=2019-01-01&to=2019-12-31", e.admin, nil)["series"].([]any)
+	for _, sr := range series {
+		for _, pt := range sr.(map[string]any)["points"].([]any) {
+			if p := pt.(map[string]any); p["imported_hands"] != p["hands"] || p["hands"] == float64(0) {
+				t.Errorf("series point %v: want every hand imported", p)
+			}
+		}
+	}
+	if len(series) != len(oldMembers) {
+		t.Errorf("%d series of 2019, want %d", len(series), len(oldMembers))
+	}
 	// A player known only from the old lists has no statistics of facts.
 	anna := lb["entries"].([]any)[0].(map[string]any)["player_id"]
 	ps := e.must(200, "GET", fmt.Sprintf("/v1/stats/players/%v", anna), e.admin, nil)

@@ -325,6 +325,8 @@ type SeriesPoint struct {
 	Hands      int          `json:"hands"`
 	Points     score.Points `json:"points"`
 	Cumulative score.Points `json:"cumulative"`
+	// ImportedHands of Hands are from imported evenings (the old lists).
+	ImportedHands int `json:"imported_hands"`
 }
 
 // PermilleOf returns won/played in per mille, rounded half up; 0 without

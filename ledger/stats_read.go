@@ -95,6 +95,9 @@ type LeaderboardRecords struct {
 type SeriesRecords struct {
 	StatsContext
 	Sums []PointSum
+	// Imported are the imported evenings' sums per player and date (none
+	// with a table in the filter).
+	Imported []PointSum
 }
 
 // GameCounter is a count of one key in one game.
@@ -110,6 +113,8 @@ type PointSum struct {
 	Date                 string // only in a series
 	Points               score.Points
 	Hands, Won, Sessions int
+	// Imported of Hands are from imported evenings (only in a series).
+	Imported int
 }
 
 // PlayerStats returns a player's figures over the filter.
@@ -399,13 +404,17 @@ func (s *Service) PointsSeries(ctx context.Context, a Actor, players []int64, f 
 			d = &PointSum{}
 			days[sum.Player][sum.Date] = d
 		}
-		d.Points, d.Hands = d.Points.Add(sum.Points), d.Hands+sum.Hands
+		d.Points, d.Hands, d.Imported = d.Points.Add(sum.Points), d.Hands+sum.Hands, d.Imported+sum.Imported
 	}
 	for _, sum := range rec.Sums {
 		add(sum)
 	}
 	for _, r := range rec.live(0).Sessions {
 		add(PointSum{Player: r.Player, Date: r.Date, Points: r.Points, Hands: r.Hands})
+	}
+	for _, sum := range rec.Imported {
+		sum.Imported = sum.Hands
+		add(sum)
 	}
 	out := make([]Series, 0, len(days))
 	for id, byDate := range days {
@@ -429,7 +438,7 @@ func seriesOf(id int64, name string, byDate map[string]*PointSum) Series {
 	for _, date := range dates {
 		d := byDate[date]
 		cum = cum.Add(d.Points)
-		sr.Points = append(sr.Points, SeriesPoint{Date: date, Hands: d.Hands, Points: d.Points, Cumulative: cum})
+		sr.Points = append(sr.Points, SeriesPoint{Date: date, Hands: d.Hands, ImportedHands: d.Imported, Points: d.Points, Cumulative: cum})
 	}
 	return sr
 }

@@ -208,6 +208,29 @@ func (s *Store) SeriesRecords(ctx context.Context, clubID int64, players []int64
 		})
 		return err
 	})
+	if f.TableID == 0 {
+		iargs := []any{clubID}
+		iwhere := ""
+		if len(players) > 0 {
+			iargs = append(iargs, players)
+			iwhere = fmt.Sprintf(" AND l.player_id = ANY($%d)", len(iargs))
+		}
+		iwhere += filterSQL(f, "v.", &iargs)
+		b.Queue(`
+			SELECT l.player_id, to_char(v.date, 'YYYY-MM-DD'), l.den, sum(l.num)::bigint, sum(l.hands)::int
+			FROM imported_evenings v JOIN imported_lines l USING (club_id, evening_id)
+			WHERE v.club_id = $1`+iwhere+`
+			GROUP BY l.player_id, v.date, l.den`, iargs...).Query(func(rows pgx.Rows) error {
+			var sum ledger.PointSum
+			var num, den int64
+			_, err := pgx.ForEachRow(rows, []any{&sum.Player, &sum.Date, &den, &num, &sum.Hands}, func() error {
+				sum.Points = score.Frac(num, den)
+				rec.Imported = append(rec.Imported, sum)
+				return nil
+			})
+			return err
+		})
+	}
 	return rec, mapError(send(ctx, s.pool, b))
 }
 
