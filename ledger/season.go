@@ -53,9 +53,11 @@ func (n NewSeasonRules) Validate() error {
 	return nil
 }
 
-// SeasonFilter is what a season table reads: the dates of its period.
+// SeasonFilter is what a season table reads: the dates of its period and
+// its games.
 type SeasonFilter struct {
 	From, To string
+	Games    []string
 }
 
 // SeasonRecords are what a season table is computed from.
@@ -158,7 +160,7 @@ func (s *Service) seasonOf(ctx context.Context, a Actor, name string, version in
 		return sr, rec, season.Table{}, wrap(err, "season: FindSeasonRules")
 	}
 	from, to := sr.Rules.Period.Dates()
-	rec, err = s.Seasons.SeasonRecords(ctx, a.ClubID, SeasonFilter{From: from, To: to})
+	rec, err = s.Seasons.SeasonRecords(ctx, a.ClubID, SeasonFilter{From: from, To: to, Games: sr.Rules.Games})
 	if err != nil {
 		return sr, rec, season.Table{}, wrap(err, "season: SeasonRecords")
 	}

@@ -97,8 +97,8 @@ func (s *Store) SeasonRecords(ctx context.Context, clubID int64, f ledger.Season
 	queueContext(b, clubID, ledger.StatsFilter{From: f.From, To: f.To}, &rec.StatsContext)
 	b.Queue(`
 		SELECT session_id, table_id, player_id, game, to_char(date, 'YYYY-MM-DD'), hands, num, den
-		FROM stat_sessions WHERE club_id = $1 AND date BETWEEN $2 AND $3 AND hands > 0`,
-		clubID, f.From, f.To).Query(func(rows pgx.Rows) error {
+		FROM stat_sessions WHERE club_id = $1 AND date BETWEEN $2 AND $3 AND hands > 0 AND game = ANY($4)`,
+		clubID, f.From, f.To, f.Games).Query(func(rows pgx.Rows) error {
 		var r ledger.SessionRoll
 		var num, den int64
 		_, err := pgx.ForEachRow(rows, []any{&r.Session, &r.Table, &r.Player, &r.Game, &r.Date, &r.Hands, &num, &den}, func() error {
@@ -111,7 +111,7 @@ func (s *Store) SeasonRecords(ctx context.Context, clubID int64, f ledger.Season
 	b.Queue(`
 		SELECT e.evening_id, l.player_id, e.game, to_char(e.date, 'YYYY-MM-DD'), l.hands, l.num, l.den
 		FROM imported_evenings e JOIN imported_lines l USING (club_id, evening_id)
-		WHERE e.club_id = $1 AND e.date BETWEEN $2 AND $3`, clubID, f.From, f.To).Query(func(rows pgx.Rows) error {
+		WHERE e.club_id = $1 AND e.date BETWEEN $2 AND $3 AND e.game = ANY($4)`, clubID, f.From, f.To, f.Games).Query(func(rows pgx.Rows) error {
 		var l ledger.ImportedLine
 		var num, den int64
 		_, err := pgx.ForEachRow(rows, []any{&l.Evening, &l.Player, &l.Game, &l.Date, &l.Hands, &num, &den}, func() error {
