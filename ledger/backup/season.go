@@ -69,6 +69,7 @@ func (x *exporter) seasons(ctx context.Context) error {
 			return err
 		}
 		return evenings.while(ctx, func(e ImportedEvening) bool { return e.ImportID == im.ID }, func(e ImportedEvening) error {
+			x.summary.ImportedEvenings++
 			return x.w.Write(Record{ImportedEvening: &e})
 		})
 	})
