@@ -65,7 +65,7 @@ func (s *Server) getSeason(c echo.Context) error {
 		return err
 	}
 	ctx, a := c.Request().Context(), actorOf(c)
-	st, err := s.svc.SeasonTable(ctx, a, c.Param("name"), version)
+	st, err := s.svc.SeasonTableForAll(ctx, a, c.Param("name"), version)
 	if err != nil {
 		return err
 	}

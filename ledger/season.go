@@ -182,6 +182,33 @@ func (s *Service) SeasonTable(ctx context.Context, a Actor, name string, version
 	return st, nil
 }
 
+// withoutNonUnits is the table with each line's evenings cut to those
+// that are units (attended, or missed and counted as a score): a missed
+// evening that is no unit is in the line's missed count, and listed in
+// the player's line. A club of 100 members and 200 evenings would
+// otherwise answer 20,000 missed evenings.
+func (st SeasonTable) withoutNonUnits() SeasonTable {
+	rows := make([]season.Row, len(st.Rows))
+	for i, r := range st.Rows {
+		r.Evenings = slices.DeleteFunc(slices.Clone(r.Evenings), func(c season.Contribution) bool {
+			return c.Reason == season.NotAUnit || c.Reason == season.InPenalty
+		})
+		rows[i] = r
+	}
+	st.Rows = rows
+	return st
+}
+
+// SeasonTableForAll is the season table as the table endpoint answers
+// it: the lines' evenings without the missed ones that are no unit.
+func (s *Service) SeasonTableForAll(ctx context.Context, a Actor, name string, version int) (SeasonTable, error) {
+	st, err := s.SeasonTable(ctx, a, name, version)
+	if err != nil {
+		return st, err
+	}
+	return st.withoutNonUnits(), nil
+}
+
 // SeasonChartLeaders is how many leaders the chart follows.
 const SeasonChartLeaders = 6
 

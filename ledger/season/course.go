@@ -1,6 +1,9 @@
 package season
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Course is the leaders' course through the season: the final of each
 // of the leading players after each offered evening, computed by the
@@ -19,31 +22,37 @@ type CourseLine struct {
 }
 
 // CourseOf computes the course of the top leaders of the table (ranked
-// first, then the unranked), over the offered dates.
+// first, then the unranked), over the offered dates: each leader's line
+// under the rules over his evenings and the offered dates up to each date.
+// A unit's score does not depend on the dates after it (placement is at
+// its own table), so the evenings are scored once.
 func CourseOf(r Rules, recs []Record, names map[int64]string, t Table, top int) Course {
 	c := Course{Dates: slices.Clone(t.Offered), Players: []CourseLine{}}
 	if c.Dates == nil {
 		c.Dates = []string{}
 	}
+	ev := evenings(r, recs)
+	mine := ev.byPlayer()
 	for _, row := range t.Rows[:min(top, len(t.Rows))] {
-		c.Players = append(c.Players, CourseLine{Player: row.Player, Name: row.Name, Finals: make([]Exact, 0, len(c.Dates))})
-	}
-	for _, d := range c.Dates {
-		var upto []Record
-		for _, rec := range recs {
-			if rec.Date <= d {
-				upto = append(upto, rec)
+		cl := CourseLine{Player: row.Player, Name: row.Name, Finals: make([]Exact, 0, len(c.Dates))}
+		units := mine[row.Player]
+		slices.SortFunc(units, func(a, b *unit) int { return strings.Compare(a.date, b.date) })
+		for i, d := range c.Dates {
+			var upto []*unit
+			for _, u := range units {
+				if u.date > d {
+					break
+				}
+				cp := *u
+				upto = append(upto, &cp)
 			}
-		}
-		sub := Compute(r, upto, names)
-		for i := range c.Players {
-			j := slices.IndexFunc(sub.Rows, func(row Row) bool { return row.Player == c.Players[i].Player })
-			f := Exact{}
-			if j >= 0 {
-				f = sub.Rows[j].Final
+			if len(upto) == 0 {
+				cl.Finals = append(cl.Finals, Exact{})
+				continue
 			}
-			c.Players[i].Finals = append(c.Players[i].Finals, f)
+			cl.Finals = append(cl.Finals, line(r, row.Player, row.Name, upto, c.Dates[:i+1], 0).Final)
 		}
+		c.Players = append(c.Players, cl)
 	}
 	return c
 }

@@ -411,3 +411,29 @@ func TestSeasonWhatIf(t *testing.T) {
 	r.Aggregate.Kind = Average
 	wantRat(t, "average: per evening", WhatIfOf(r, compute(t, r, recs).Rows, 2, 4).PerEvening, "105/2")
 }
+
+// The leaders' course: each leader's final after each offered evening,
+// the missed ones counted as the rules say.
+func TestSeasonCourse(t *testing.T) {
+	d := days("2026-01-08", 3)
+	recs := []Record{
+		rec(1, d[0], 1, 24, 10), rec(2, d[0], 1, 24, -10),
+		rec(2, d[1], 2, 24, 30), rec(3, d[1], 2, 24, -30),
+		rec(1, d[2], 3, 24, 5), rec(2, d[2], 3, 24, -5),
+	}
+	r := Rules{Period: Period{Kind: PeriodYear, Year: 2026}, Games: []string{dk},
+		Unit: Unit{Kind: UnitPoints}, Aggregate: Aggregate{Kind: Average}, Missed: Missed{Kind: MissedZero}}
+	tb := compute(t, r, recs)
+	c := CourseOf(r, recs, map[int64]string{}, tb, 2)
+	// Anna: 10/1, (10 + 0)/2, (10 + 0 + 5)/3; Bernd: −10, (−10 + 30)/2, (−10 + 30 − 5)/3.
+	want := map[int64][]string{1: {"10", "5", "5"}, 2: {"-10", "10", "5"}}
+	for _, line := range c.Players {
+		var got []string
+		for _, f := range line.Finals {
+			got = append(got, f.RatString())
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want[line.Player]) {
+			t.Errorf("course of %d = %v, want %v", line.Player, got, want[line.Player])
+		}
+	}
+}

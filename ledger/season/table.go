@@ -172,39 +172,71 @@ func (r Rules) In(rec Record) bool {
 func Compute(r Rules, recs []Record, names map[int64]string) Table {
 	from, to := r.Period.Dates()
 	t := Table{From: from, To: to, Rows: []Row{}, Winners: []EveningWinners{}, Quarters: []Quarter{}}
-	var in []Record
+	ev := evenings(r, recs)
+	t.Offered, t.ImportedEvenings = ev.offered, ev.importedDates
+	units := ev.units
+	t.Winners = eveningWinners(r, ev.in, units, names, t.Offered)
+	won := map[int64]int{}
+	for _, ew := range t.Winners {
+		for _, w := range ew.Winners {
+			won[w.Player]++
+			units[unitKey{w.Player, ew.Date}].won = true
+		}
+	}
+	for p, us := range ev.byPlayer() {
+		t.Rows = append(t.Rows, line(r, p, names[p], us, t.Offered, won[p]))
+	}
+	rank(r, t.Rows)
+	if r.Quarterly {
+		t.Quarters = quarters(r, units, names, t.Offered)
+	}
+	return t
+}
+
+// seasonEvenings are a season's records as units: the records in its
+// dates and games, the offered dates in order, each player's evening
+// with its score.
+type seasonEvenings struct {
+	in            []Record
+	offered       []string
+	importedDates int
+	units         map[unitKey]*unit
+}
+
+// evenings scores each player's evenings of the season.
+func evenings(r Rules, recs []Record) seasonEvenings {
+	var ev seasonEvenings
 	offered := map[string]bool{}
 	importedDates := map[string]bool{}
 	for _, rec := range recs {
 		if !r.In(rec) || rec.Hands <= 0 {
 			continue
 		}
-		in = append(in, rec)
+		ev.in = append(ev.in, rec)
 		offered[rec.Date] = true
 		if rec.Imported {
 			importedDates[rec.Date] = true
 		}
 	}
-	t.ImportedEvenings = len(importedDates)
+	ev.importedDates = len(importedDates)
 	for d := range offered {
-		t.Offered = append(t.Offered, d)
+		ev.offered = append(ev.offered, d)
 	}
-	slices.Sort(t.Offered)
-
-	units := map[unitKey]*unit{}
-	for _, rec := range in {
+	slices.Sort(ev.offered)
+	ev.units = map[unitKey]*unit{}
+	for _, rec := range ev.in {
 		k := unitKey{rec.Player, rec.Date}
-		u := units[k]
+		u := ev.units[k]
 		if u == nil {
 			u = &unit{date: rec.Date, points: new(big.Rat), score: new(big.Rat)}
-			units[k] = u
+			ev.units[k] = u
 		}
 		u.hands += rec.Hands
 		u.points.Add(u.points, rec.Points)
 		u.imported = u.imported || rec.Imported
 	}
-	placement := placementPoints(r.Unit, in)
-	for k, u := range units {
+	placement := placementPoints(r.Unit, ev.in)
+	for k, u := range ev.units {
 		switch r.Unit.Kind {
 		case UnitPoints:
 			u.score.Set(u.points)
@@ -214,27 +246,16 @@ func Compute(r Rules, recs []Record, names map[int64]string) Table {
 			u.score.Set(placement[k])
 		}
 	}
-	t.Winners = eveningWinners(r, in, units, names, t.Offered)
-	won := map[int64]int{}
-	for _, ew := range t.Winners {
-		for _, w := range ew.Winners {
-			won[w.Player]++
-			units[unitKey{w.Player, ew.Date}].won = true
-		}
-	}
+	return ev
+}
 
-	byPlayer := map[int64][]*unit{}
-	for k, u := range units {
-		byPlayer[k.player] = append(byPlayer[k.player], u)
+// byPlayer is each player's units.
+func (ev seasonEvenings) byPlayer() map[int64][]*unit {
+	out := map[int64][]*unit{}
+	for k, u := range ev.units {
+		out[k.player] = append(out[k.player], u)
 	}
-	for p, us := range byPlayer {
-		t.Rows = append(t.Rows, line(r, p, names[p], us, t.Offered, won[p]))
-	}
-	rank(r, t.Rows)
-	if r.Quarterly {
-		t.Quarters = quarters(r, units, names, t.Offered)
-	}
-	return t
+	return out
 }
 
 // placementPoints is each player's placement points per date: at each
