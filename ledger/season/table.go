@@ -208,8 +208,9 @@ func evenings(r Rules, recs []Record) seasonEvenings {
 	var ev seasonEvenings
 	offered := map[string]bool{}
 	importedDates := map[string]bool{}
+	from, to := r.Period.Dates()
 	for _, rec := range recs {
-		if !r.In(rec) || rec.Hands <= 0 {
+		if rec.Date < from || rec.Date > to || rec.Hands <= 0 || !slices.Contains(r.Games, rec.Game) {
 			continue
 		}
 		ev.in = append(ev.in, rec)
@@ -359,25 +360,23 @@ func line(r Rules, p int64, name string, attended []*unit, offered []string, won
 	row.Total = exact(total)
 	row.Missed = len(offered) - len(attended)
 	all := slices.Clone(attended)
-	var missedOut []*unit // missed evenings that are no unit
+	// Missed evenings that are no unit are only listed: one contribution
+	// each, their zero figures shared (a club's year has thousands).
+	var missedOut []Contribution
+	stated, _ := parseScore(r.Missed.Score)
 	for _, d := range offered {
 		if at[d] {
 			continue
 		}
-		u := &unit{date: d, missed: true, points: new(big.Rat), score: new(big.Rat)}
 		switch r.Missed.Kind {
 		case MissedZero:
-			all = append(all, u)
+			all = append(all, &unit{date: d, missed: true, points: new(big.Rat), score: new(big.Rat)})
 		case MissedScore:
-			s, _ := parseScore(r.Missed.Score)
-			u.score = s
-			all = append(all, u)
+			all = append(all, &unit{date: d, missed: true, points: new(big.Rat), score: stated})
 		case MissedPenalty:
-			u.reason = InPenalty
-			missedOut = append(missedOut, u)
+			missedOut = append(missedOut, Contribution{Date: d, Missed: true, Reason: InPenalty})
 		default:
-			u.reason = NotAUnit
-			missedOut = append(missedOut, u)
+			missedOut = append(missedOut, Contribution{Date: d, Missed: true, Reason: NotAUnit})
 		}
 	}
 	// The worst first: lowest score, then the earlier evening.
@@ -442,14 +441,15 @@ func line(r Rules, p int64, name string, attended []*unit, offered []string, won
 		row.NotEligible = append(row.NotEligible, "max_missed")
 	}
 	row.Eligible = len(row.NotEligible) == 0
-	evs := append(all, missedOut...)
-	slices.SortFunc(evs, func(a, b *unit) int { return strings.Compare(a.date, b.date) })
-	for _, u := range evs {
+	row.Evenings = make([]Contribution, 0, len(all)+len(missedOut))
+	for _, u := range all {
 		row.Evenings = append(row.Evenings, Contribution{
-			Date: u.date, Missed: u.missed, Imported: u.imported, Hands: u.hands, Points: exact(u.points),
-			Score: exact(u.score), Counted: u.reason == Counted || u.reason == MissedCounted, Reason: u.reason, Won: u.won,
+			Date: u.date, Missed: u.missed, Imported: u.imported, Hands: u.hands, Points: Exact{u.points},
+			Score: Exact{u.score}, Counted: u.reason == Counted || u.reason == MissedCounted, Reason: u.reason, Won: u.won,
 		})
 	}
+	row.Evenings = append(row.Evenings, missedOut...)
+	slices.SortFunc(row.Evenings, func(a, b Contribution) int { return strings.Compare(a.Date, b.Date) })
 	return row
 }
 
