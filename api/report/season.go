@@ -176,7 +176,7 @@ func rulesText(r season.Rules) string {
 // SeasonSVG writes the leaders' course as a self-contained SVG line
 // chart: one polyline class="leader-line" data-player="<id>" per leader,
 // the x axis the offered evenings, the y axis the final after each.
-// Positions are whole pixels from the exact finals (rounded to the pixel).
+// Positions are whole pixels from the exact finals (cut to the pixel).
 func SeasonSVG(w io.Writer, c ledger.SeasonCourse) error {
 	const width, height, left, right, top, bottom = 720, 260, 56, 150, 12, 28
 	var b strings.Builder
@@ -211,8 +211,8 @@ func SeasonSVG(w io.Writer, c ledger.SeasonCourse) error {
 		}
 		r := new(big.Rat).Sub(hi, v)
 		r.Mul(r, big.NewRat(plotH, 1)).Quo(r, span)
-		n, _ := new(big.Float).SetRat(r).Int64()
-		return int64(top) + n
+		// Whole pixels, cut toward zero (r is not negative: v ≤ hi).
+		return int64(top) + new(big.Int).Quo(r.Num(), r.Denom()).Int64()
 	}
 	x := func(i int) int64 {
 		if len(c.Dates) == 1 {
