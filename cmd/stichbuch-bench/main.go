@@ -31,7 +31,7 @@ func main() {
 const usage = `stichbuch-bench: benchmarks and generated histories for stichbuch
 
 Usage:
-  stichbuch-bench load (--start | --url URL --key KEY) [--tables 8] [--hot] [--duration 10s] [--games doppelkopf|mix] [--json]
+  stichbuch-bench load (--start | --url URL --key KEY) [--tables 8] [--clubs 1] [--hot] [--duration 10s] [--games doppelkopf|mix] [--json]
   stichbuch-bench load --stats --url URL --key READER_KEY [--tables 1] [--duration 30s] [--json]  (the statistics of a club)
   stichbuch-bench generate [--hands 100000] [--tables 40] [--seed 1] [--workers 4] [--data DIR]  (fills a new club with a reproducible history)
 
