@@ -105,6 +105,9 @@ type faultResult struct {
 	// every phone that failed had its 201 again (0: no write failed).
 	WindowS float64 `json:"window_s"`
 	Failed  int     `json:"failed_attempts"`
+	// LongestFailS is the longest a failed request took to be answered:
+	// a quick 503 or a wait up to the service's request bound.
+	LongestFailS float64 `json:"longest_failed_request_s"`
 }
 
 const failoverUsage = `Usage: stichbuch-bench failover [flags]
@@ -715,18 +718,28 @@ func summariseFailover(res *failoverResult, phones []*phone, faults []faultResul
 		if i+1 < len(faultAt) {
 			until = faultAt[i+1]
 		}
+		// A write fails for a fault when its failure is answered after the
+		// fault began (a request in flight then counts too), from the
+		// later of its start and the fault's.
 		var first, last time.Time
 		for _, p := range phones {
 			for _, a := range p.attempts {
-				if strings.HasSuffix(a.status, ":201") || a.start.Before(faultAt[i]) || !a.start.Before(until) {
+				if strings.HasSuffix(a.status, ":201") || a.end.Before(faultAt[i]) || !a.end.Before(until) {
 					continue
 				}
 				faults[i].Failed++
-				if first.IsZero() || a.start.Before(first) {
-					first = a.start
+				from := a.start
+				if from.Before(faultAt[i]) {
+					from = faultAt[i]
 				}
-				if h := p.hands[a.hand]; h.acked && h.answered.After(last) {
-					last = h.answered
+				if first.IsZero() || from.Before(first) {
+					first = from
+				}
+				faults[i].LongestFailS = max(faults[i].LongestFailS, a.end.Sub(a.start).Seconds())
+				if a.hand < len(p.hands) {
+					if h := p.hands[a.hand]; h.acked && h.answered.After(last) {
+						last = h.answered
+					}
 				}
 			}
 		}
@@ -894,7 +907,7 @@ func printFailover(w io.Writer, r *failoverResult) {
 		r.Lost, r.Duplicated, r.Unanswered, r.Gaps, r.FeedGaps, r.FeedMissing, r.ServerErrors)
 	fmt.Fprintf(w, "  verify     %v: %s\n", r.VerifyOK, r.Verify)
 	for _, f := range r.Faults {
-		fmt.Fprintf(w, "  fault      at %-8s %-62s window %.1f s (%d failed attempts)\n", f.At, f.Name, f.WindowS, f.Failed)
+		fmt.Fprintf(w, "  fault      at %-8s %-62s window %.1f s (%d failed attempts, the longest %.1f s)\n", f.At, f.Name, f.WindowS, f.Failed, f.LongestFailS)
 	}
 	fmt.Fprintf(w, "  latency    outside the faults p50 %.1f ms, p99 %.1f ms; longest wait of a phone for one hand %.1f s\n", r.P50MS, r.P99MS, r.LongestWaitS)
 	fmt.Fprintf(w, "  statistics %d reads answered, %.0f of them by a replica\n", r.StatsReads, r.ReplicaReads)
