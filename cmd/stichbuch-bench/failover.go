@@ -39,6 +39,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/stichbuch/stichbuch/cmd/internal/runenv"
+	"github.com/stichbuch/stichbuch/ledger"
+	"github.com/stichbuch/stichbuch/ledger/chain"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 )
 
@@ -94,8 +96,22 @@ type failoverResult struct {
 	// LongestWaitS is the longest a phone waited for one hand's 201, its
 	// retries included.
 	LongestWaitS float64 `json:"longest_phone_wait_s"`
-	StatsReads   int     `json:"stats_reads"`   // statistics reads answered 200
-	ReplicaReads float64 `json:"replica_reads"` // of those, what the replicas answered (the instances' metrics)
+	// Streams is one event stream per club, held through the faults,
+	// reconnecting with Last-Event-ID (on the other instance after an
+	// error); StreamsInOrder of them saw exactly the club's changes 1..n
+	// in order, nothing missed, nothing twice.
+	Streams          int `json:"streams"`
+	StreamsInOrder   int `json:"streams_in_order"`
+	StreamReconnects int `json:"stream_reconnects"`
+	StatsReads       int `json:"stats_reads"` // statistics reads answered 200
+	// ReadyzNotReady and ReadyzReady count /readyz's answers, polled on
+	// both instances through the run: 503 while no primary is reachable.
+	ReadyzNotReady int `json:"readyz_503"`
+	ReadyzReady    int `json:"readyz_200"`
+	// ReplicaRefused: a store on the read port (a replica) is not ready,
+	// as /readyz would say of an instance whose DATABASE_URL reached one.
+	ReplicaRefused bool    `json:"replica_not_ready"`
+	ReplicaReads   float64 `json:"replica_reads"` // of those, what the replicas answered (the instances' metrics)
 }
 
 type faultResult struct {
@@ -187,9 +203,9 @@ func failover(ctx context.Context, args []string, getenv func(string) string, st
 	} else {
 		printFailover(stdout, res)
 	}
-	if res.Lost+res.Duplicated+res.Unanswered+res.Gaps+res.FeedGaps+res.FeedMissing+res.ServerErrors > 0 || !res.VerifyOK {
-		return fmt.Errorf("failover: %d lost, %d duplicated, %d stored unanswered, %d tables with gaps, %d clubs with feed gaps, %d changes missing, %d server errors, verify ok %v",
-			res.Lost, res.Duplicated, res.Unanswered, res.Gaps, res.FeedGaps, res.FeedMissing, res.ServerErrors, res.VerifyOK)
+	if res.Lost+res.Duplicated+res.Unanswered+res.Gaps+res.FeedGaps+res.FeedMissing+res.ServerErrors > 0 || !res.VerifyOK || res.StreamsInOrder != res.Streams {
+		return fmt.Errorf("failover: %d lost, %d duplicated, %d stored unanswered, %d tables with gaps, %d clubs with feed gaps, %d changes missing, %d server errors, verify ok %v, %d of %d streams in order",
+			res.Lost, res.Duplicated, res.Unanswered, res.Gaps, res.FeedGaps, res.FeedMissing, res.ServerErrors, res.VerifyOK, res.StreamsInOrder, res.Streams)
 	}
 	return nil
 }
@@ -435,6 +451,72 @@ func (in *instance) replicaReads() float64 {
 	return 0
 }
 
+// watcher holds a club's event stream open (GET /v1/events from change
+// 0) and records every change number it is sent.
+type watcher struct {
+	auth       string
+	home       int
+	seen       []int64
+	reconnects int
+	mu         sync.Mutex
+}
+
+var eventID = regexp.MustCompile(`^id: (\d+)$`)
+
+func (w *watcher) run(ctx context.Context, insts []*instance) {
+	client := &http.Client{}
+	at := w.home
+	for ctx.Err() == nil {
+		w.mu.Lock()
+		last := int64(0)
+		if n := len(w.seen); n > 0 {
+			last = w.seen[n-1]
+		}
+		w.mu.Unlock()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, insts[at].base+"/v1/events?after=0", nil)
+		if err != nil {
+			return
+		}
+		req.Header.Set("Authorization", w.auth)
+		if last > 0 {
+			req.Header.Set("Last-Event-ID", strconv.FormatInt(last, 10))
+		}
+		res, err := client.Do(req)
+		if err == nil && res.StatusCode == http.StatusOK {
+			sc := bufio.NewScanner(res.Body)
+			for sc.Scan() {
+				if m := eventID.FindStringSubmatch(sc.Text()); m != nil {
+					id, _ := strconv.ParseInt(m[1], 10, 64)
+					w.mu.Lock()
+					w.seen = append(w.seen, id)
+					w.mu.Unlock()
+				}
+			}
+		}
+		if res != nil {
+			res.Body.Close()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		w.reconnects++
+		if err != nil || res.StatusCode != http.StatusOK {
+			at = (at + 1) % len(insts)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// last is the last change number the watcher was sent.
+func (w *watcher) last() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.seen) == 0 {
+		return 0
+	}
+	return w.seen[len(w.seen)-1]
+}
+
 // attempt is one request of a phone.
 type attempt struct {
 	start, end time.Time
@@ -589,6 +671,18 @@ func runFailover(ctx context.Context, o failoverOptions, getenv func(string) str
 		in.client = newLoadClient(in.base, admin, o.tables, 20*time.Second)
 	}
 
+	// One event stream per club, half of them through each instance.
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	var watchers []*watcher
+	var watching sync.WaitGroup
+	for i, auth := range setup.clubs {
+		w := &watcher{auth: auth, home: i % len(insts)}
+		watchers = append(watchers, w)
+		watching.Add(1)
+		go func() { defer watching.Done(); w.run(watchCtx, insts) }()
+	}
+
 	var stop atomic.Bool
 	phones := make([]*phone, len(tables))
 	var wg sync.WaitGroup
@@ -598,6 +692,27 @@ func runFailover(ctx context.Context, o failoverOptions, getenv func(string) str
 		wg.Add(1)
 		go func() { defer wg.Done(); phones[i].run(ctx, insts, setup.runID, o.rate, &stop) }()
 	}
+	// /readyz of both instances, five times a second.
+	var readyOK, readyNot atomic.Int64
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c := &http.Client{Timeout: 5 * time.Second}
+		for i := 0; !stop.Load() && ctx.Err() == nil; i++ {
+			in := insts[i%len(insts)]
+			if res, err := c.Get(in.base + "/readyz"); err == nil {
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				switch res.StatusCode {
+				case http.StatusOK:
+					readyOK.Add(1)
+				case http.StatusServiceUnavailable:
+					readyNot.Add(1)
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
 	// Statistics readers: one request a second per instance.
 	var statsOK atomic.Int64
 	wg.Add(1)
@@ -671,11 +786,21 @@ func runFailover(ctx context.Context, o failoverOptions, getenv func(string) str
 	}
 	res := &failoverResult{Clubs: o.clubs, Tables: o.tables, Seconds: end.Sub(start).Seconds(), Statuses: map[string]int{}}
 	res.StatsReads = int(statsOK.Load())
+	res.ReadyzReady, res.ReadyzNotReady = int(readyOK.Load()), int(readyNot.Load())
+	if replica, err := postgres.Connect(ctx, haReadURL); err == nil {
+		res.ReplicaRefused = ledger.ErrorCode(postgres.New(replica, chain.Key{}).Ping(ctx)) == ledger.EUNAVAILABLE
+		replica.Close()
+	}
 	res.ReplicaReads = insts[0].replicaReads() + replicaReadsB
 	summariseFailover(res, phones, faults, faultAt, end)
 	if err := checkStored(ctx, pool, res, phones, tables); err != nil {
 		return nil, err
 	}
+	if err := checkStreams(ctx, pool, res, watchers, setup.clubs); err != nil {
+		return nil, err
+	}
+	stopWatching()
+	watching.Wait()
 	res.Verify, res.VerifyOK = runVerify(ctx, bin, keyFile, dir)
 	return res, nil
 }
@@ -891,6 +1016,40 @@ func checkStored(ctx context.Context, pool *pgxpool.Pool, res *failoverResult, p
 	return nil
 }
 
+// checkStreams waits (up to 30 s) until every club's stream has been sent
+// the club's last change, then checks each saw 1..n in order.
+func checkStreams(ctx context.Context, pool *pgxpool.Pool, res *failoverResult, watchers []*watcher, clubs []string) error {
+	res.Streams = len(watchers)
+	deadline := time.Now().Add(30 * time.Second)
+	for i, w := range watchers {
+		clubID, _, err := keyIDs(strings.TrimPrefix(clubs[i], "Bearer "))
+		if err != nil {
+			return err
+		}
+		var maxSeq int64
+		if err := pool.QueryRow(ctx, `SELECT coalesce(max(seq), 0) FROM changes WHERE club_id = $1`, clubID).Scan(&maxSeq); err != nil {
+			return err
+		}
+		for w.last() < maxSeq && time.Now().Before(deadline) {
+			time.Sleep(200 * time.Millisecond)
+		}
+		w.mu.Lock()
+		inOrder := int64(len(w.seen)) == maxSeq
+		for j, id := range w.seen {
+			if id != int64(j+1) {
+				inOrder = false
+				break
+			}
+		}
+		w.mu.Unlock()
+		if inOrder {
+			res.StreamsInOrder++
+		}
+		res.StreamReconnects += w.reconnects
+	}
+	return nil
+}
+
 // runVerify runs stichbuch verify against the new primary.
 func runVerify(ctx context.Context, bin, keyFile, dir string) (string, bool) {
 	cmd := exec.CommandContext(ctx, bin, "verify", "--data", filepath.Join(dir, "verify"))
@@ -910,5 +1069,7 @@ func printFailover(w io.Writer, r *failoverResult) {
 		fmt.Fprintf(w, "  fault      at %-8s %-62s window %.1f s (%d failed attempts, the longest %.1f s)\n", f.At, f.Name, f.WindowS, f.Failed, f.LongestFailS)
 	}
 	fmt.Fprintf(w, "  latency    outside the faults p50 %.1f ms, p99 %.1f ms; longest wait of a phone for one hand %.1f s\n", r.P50MS, r.P99MS, r.LongestWaitS)
+	fmt.Fprintf(w, "  streams    %d clubs' event streams, %d saw every change in order (%d reconnects)\n", r.Streams, r.StreamsInOrder, r.StreamReconnects)
+	fmt.Fprintf(w, "  /readyz    %d × 200, %d × 503 during the faults; a replica is not ready: %v\n", r.ReadyzReady, r.ReadyzNotReady, r.ReplicaRefused)
 	fmt.Fprintf(w, "  statistics %d reads answered, %.0f of them by a replica\n", r.StatsReads, r.ReplicaReads)
 }

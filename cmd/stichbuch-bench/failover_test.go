@@ -15,7 +15,10 @@ import (
 // a switchover, a cut link and a killed instance, every hand answered 201
 // is stored exactly once under the id it was answered with, nothing is
 // stored that was not answered, the numbers and each club's change feed
-// have no gap, verify passes, no request was answered 500, every fault
+// have no gap, every club's event stream (reconnecting across the faults
+// with Last-Event-ID) saw every change once and in order, verify passes,
+// no request was answered 500, /readyz said 503 during the faults and a
+// replica is never ready, every fault
 // was followed by writes again, and replicas answered statistics. The
 // windows are printed, not asserted. Without the stack's binaries it
 // skips, unless STICHBUCH_HA_REQUIRED is set (CI sets it).
@@ -49,6 +52,15 @@ func TestFailover(t *testing.T) {
 	}
 	if len(res.Faults) != 4 {
 		t.Fatalf("%d faults, want 4", len(res.Faults))
+	}
+	if res.Streams == 0 || res.StreamsInOrder != res.Streams {
+		t.Errorf("%d of %d clubs' event streams saw every change in order", res.StreamsInOrder, res.Streams)
+	}
+	if !res.ReplicaRefused {
+		t.Error("a store on a replica said it is ready")
+	}
+	if res.ReadyzNotReady == 0 || res.ReadyzReady == 0 {
+		t.Errorf("/readyz: %d × 200, %d × 503; want both: not ready while no primary is reachable", res.ReadyzReady, res.ReadyzNotReady)
 	}
 	if res.WrittenAfter == 0 {
 		t.Error("no hand was written after the last fault")
