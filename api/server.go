@@ -64,6 +64,10 @@ type Config struct {
 	// Observer, when set, hears every answered request and what the
 	// ledger made of the hands written (the metrics).
 	Observer Observer
+	// RequestTimeout bounds each request but the event streams: past it
+	// the answer is 503 with Retry-After (0: DefaultRequestTimeout,
+	// negative: no bound).
+	RequestTimeout time.Duration
 }
 
 // DefaultConfig is what serve uses unless told otherwise: far above what a
@@ -87,6 +91,7 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	cfg.StreamsPerKey = or(cfg.StreamsPerKey, DefaultStreamsPerKey)
 	cfg.StreamsPerClub = or(cfg.StreamsPerClub, DefaultStreamsPerClub)
 	cfg.ReplayLimit = or(cfg.ReplayLimit, DefaultReplayLimit)
+	cfg.RequestTimeout = or(cfg.RequestTimeout, DefaultRequestTimeout)
 	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, cfg: cfg, failures: newAuthFailures(cfg.AuthFailures),
 		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub),
 		setup: firstRun{token: cfg.SetupToken}}
@@ -103,6 +108,7 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 		},
 	}))
 	e.Use(s.logRequests)
+	e.Use(s.boundRequests)
 	e.Use(s.secureTransport)
 	s.routes()
 	return s, nil

@@ -27,6 +27,7 @@ type loadOptions struct {
 	key       string
 	pid       int
 	tables    int
+	clubs     int // the tables spread over this many clubs
 	hot       bool
 	duration  time.Duration
 	warmup    time.Duration
@@ -51,6 +52,7 @@ type loadResult struct {
 	Mode         string         `json:"mode"` // tables or hot
 	Clients      int            `json:"clients"`
 	Tables       int            `json:"tables"`
+	Clubs        int            `json:"clubs"`
 	Games        string         `json:"games"`
 	Rate         float64        `json:"rate_per_client,omitempty"` // 0: closed loop, as fast as answered
 	Seconds      float64        `json:"seconds"`                   // the measured window, after the warm-up
@@ -130,6 +132,7 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 	fs.StringVar(&o.key, "key", "", "an admin API key of the club to use (default with --start: a new club)")
 	fs.IntVar(&o.pid, "pid", 0, "process id of the service, for its peak RSS and CPU time (set by --start)")
 	fs.IntVar(&o.tables, "tables", 8, "concurrent simulated tables, one client each (with --hot: clients on one table)")
+	fs.IntVar(&o.clubs, "clubs", 1, "spread the tables over this many clubs, each with its own admin key and phones (more than 1: new clubs in the service's database, so --start or DATABASE_URL)")
 	fs.BoolVar(&o.hot, "hot", false, "put every client on one table: they race for the next number and follow the 409s")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long to record hands after the warm-up (0 with --hands: until the hands are done)")
 	fs.DurationVar(&o.warmup, "warmup", time.Second, "recording before the measured window, left out of the figures")
@@ -160,6 +163,10 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 		return o, errors.New("load: --url needs --key, an admin key of the club to load")
 	case o.tables < 1 || o.tables > 1024:
 		return o, errors.New("load: --tables must be between 1 and 1024")
+	case o.clubs < 1 || o.clubs > o.tables:
+		return o, errors.New("load: --clubs must be between 1 and --tables")
+	case o.clubs > 1 && (o.hot || o.stats || o.pgbench != "" || o.leastcost != ""):
+		return o, errors.New("load: --clubs spreads tables; not with --hot, --stats, --pgbench or --leastcost (one club's tables)")
 	case o.games != "doppelkopf" && o.games != "mix":
 		return o, fmt.Errorf("load: --games must be doppelkopf or mix, got %q", o.games)
 	case o.hands < 0 || o.duration < 0 || o.warmup < 0 || o.rate < 0:
@@ -228,6 +235,9 @@ func load(ctx context.Context, args []string, getenv func(string) string, stdout
 
 func printLoad(w io.Writer, r *loadResult) {
 	what := fmt.Sprintf("%d tables", r.Tables)
+	if r.Clubs > 1 {
+		what = fmt.Sprintf("%d tables in %d clubs", r.Tables, r.Clubs)
+	}
 	if r.Mode == "hot" {
 		what = fmt.Sprintf("%d clients on one hot table", r.Clients)
 	}
@@ -278,6 +288,13 @@ func printLoad(w io.Writer, r *loadResult) {
 // checks what was stored and runs pgbench beside it when asked.
 func measureLoad(ctx context.Context, o loadOptions, svc *loadService, key string, getenv func(string) string) (*loadResult, error) {
 	c := newLoadClient(svc.base, key, o.tables, o.timeout)
+	for len(c.clubs) < o.clubs {
+		other, err := createLoadClub(ctx, svc.dbURL)
+		if err != nil {
+			return nil, fmt.Errorf("load: --clubs: %w", err)
+		}
+		c.clubs = append(c.clubs, "Bearer "+other)
+	}
 	tables, err := c.setup(ctx, o)
 	if err != nil {
 		return nil, err

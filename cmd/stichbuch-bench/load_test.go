@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 
 	"github.com/stichbuch/stichbuch/cmd/internal/cmdtest"
@@ -147,7 +149,7 @@ func TestLoadStatsReadsAGeneratedClub(t *testing.T) {
 	svc := startAPI(t, getenv)
 	defer svc.stop()
 	// A reader key, as a club hands one to its members' app.
-	_, reader, err := newLoadClient(svc.base, admin, 1, 10*time.Second).create(ctx, "/v1/keys", map[string]any{"role": "reader", "label": "stats"})
+	_, reader, err := newLoadClient(svc.base, admin, 1, 10*time.Second).create(ctx, "Bearer "+admin, "/v1/keys", map[string]any{"role": "reader", "label": "stats"})
 	if err != nil || reader == "" {
 		t.Fatalf("creating a reader key: %q, %v", reader, err)
 	}
@@ -223,5 +225,39 @@ func TestLoadStartsTheService(t *testing.T) {
 	err = run(context.Background(), []string{"stichbuch-bench", "load", "--url", "http://127.0.0.1:1", "--key", "sb_1_1_x", "--bin", "stichbuch"}, getenv, &out, &out)
 	if err == nil || !strings.Contains(err.Error(), "--start") {
 		t.Errorf("--bin without --start: %v, want a refusal naming --start", err)
+	}
+}
+
+// TestLoadSpreadsTablesOverClubs: --clubs 3 --tables 6 puts two tables in
+// each of three clubs, each with its own admin key and phones; every 201
+// is a stored hand and the hands are in all three clubs.
+func TestLoadSpreadsTablesOverClubs(t *testing.T) {
+	dbURL := pgtest.URL(t)
+	getenv := cmdtest.Env(map[string]string{"DATABASE_URL": dbURL, "STICHBUCH_RATE_LIMIT": "0", "LOG_LEVEL": "warn"})
+	svc := startAPI(t, getenv)
+	defer svc.stop()
+	key := seedClub(t, getenv)
+	res := runLoad(t, getenv, "--url", svc.base, "--key", key, "--tables", "6", "--clubs", "3", "--duration", "600ms", "--warmup", "0")
+	checkCounts(t, res)
+	if res.Clubs != 3 || res.Tables != 6 {
+		t.Errorf("ran %d tables in %d clubs, want 6 in 3", res.Tables, res.Clubs)
+	}
+	pool, err := postgres.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var clubs, tables, keys int
+	if err := pool.QueryRow(context.Background(), `
+		SELECT count(DISTINCT h.club_id), count(DISTINCT h.table_id),
+		       (SELECT count(DISTINCT club_id) FROM api_keys WHERE role = 'scorer')
+		FROM hands h`).Scan(&clubs, &tables, &keys); err != nil {
+		t.Fatal(err)
+	}
+	if clubs != 3 || tables != 6 || keys != 3 {
+		t.Errorf("hands in %d clubs at %d tables, scorer keys in %d clubs; want 3, 6, 3", clubs, tables, keys)
+	}
+	if err := run(context.Background(), []string{"stichbuch-bench", "load", "--url", svc.base, "--key", key, "--tables", "2", "--clubs", "3"}, getenv, io.Discard, io.Discard); err == nil {
+		t.Error("--clubs 3 with 2 tables accepted")
 	}
 }

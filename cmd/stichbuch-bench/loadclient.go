@@ -30,6 +30,9 @@ type loadClient struct {
 	http       *http.Client
 	runID      string
 	phones     []string // each client's Authorization header
+	// clubs are the admin Authorization headers of the clubs the tables
+	// are spread over (--clubs), the first the club of auth.
+	clubs []string
 }
 
 func newLoadClient(base, key string, clients int, timeout time.Duration) *loadClient {
@@ -53,6 +56,7 @@ func newLoadClient(base, key string, clients int, timeout time.Duration) *loadCl
 		auth:  "Bearer " + key,
 		http:  &http.Client{Transport: tr, Timeout: timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 		runID: strconv.FormatInt(time.Now().UnixNano()%1e12, 36),
+		clubs: []string{"Bearer " + key},
 	}
 }
 
@@ -93,13 +97,14 @@ func (c *loadClient) call(ctx context.Context, auth, method, path string, body [
 	}
 }
 
-// create POSTs v with the admin key and returns what was created.
-func (c *loadClient) create(ctx context.Context, path string, v any) (int64, string, error) {
+// create POSTs v with the admin key of a club (auth) and returns what was
+// created.
+func (c *loadClient) create(ctx context.Context, auth, path string, v any) (int64, string, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return 0, "", err
 	}
-	status, out, err := c.call(ctx, c.auth, http.MethodPost, path, body, "", true)
+	status, out, err := c.call(ctx, auth, http.MethodPost, path, body, "", true)
 	if err != nil {
 		return 0, "", err
 	}
@@ -118,6 +123,7 @@ func (c *loadClient) create(ctx context.Context, path string, v any) (int64, str
 
 // loadTable is one simulated table: its ids and the facts its hands cycle through.
 type loadTable struct {
+	auth        string // the admin Authorization header of its club
 	id, session int64
 	players     []int64
 	game        string
@@ -126,7 +132,8 @@ type loadTable struct {
 
 // setup creates the tables one after another (so a fresh database gives
 // them consecutive ids, which the pgbench script relies on): four players,
-// the table and its open session each.
+// the table and its open session each, table i in club i modulo the
+// clubs.
 func (c *loadClient) setup(ctx context.Context, o loadOptions) ([]*loadTable, error) {
 	n := o.tables
 	if o.hot {
@@ -143,27 +150,28 @@ func (c *loadClient) setup(ctx context.Context, o loadOptions) ([]*loadTable, er
 	}
 	tables := make([]*loadTable, n)
 	for i := range n {
-		t := &loadTable{game: played[i%len(played)]}
+		t := &loadTable{game: played[i%len(played)], auth: c.clubs[i%len(c.clubs)]}
 		for k := range 4 {
-			id, _, err := c.create(ctx, "/v1/players", map[string]any{"name": fmt.Sprintf("load %s t%d p%d", c.runID, i, k+1)})
+			id, _, err := c.create(ctx, t.auth, "/v1/players", map[string]any{"name": fmt.Sprintf("load %s t%d p%d", c.runID, i, k+1)})
 			if err != nil {
 				return nil, err
 			}
 			t.players = append(t.players, id)
 		}
 		var err error
-		if t.id, _, err = c.create(ctx, "/v1/tables", map[string]any{"name": fmt.Sprintf("load %s %d %s", c.runID, i, t.game), "game": t.game}); err != nil {
+		if t.id, _, err = c.create(ctx, t.auth, "/v1/tables", map[string]any{"name": fmt.Sprintf("load %s %d %s", c.runID, i, t.game), "game": t.game}); err != nil {
 			return nil, err
 		}
-		if t.session, _, err = c.create(ctx, fmt.Sprintf("/v1/tables/%d/sessions", t.id), map[string]any{"player_ids": t.players}); err != nil {
+		if t.session, _, err = c.create(ctx, t.auth, fmt.Sprintf("/v1/tables/%d/sessions", t.id), map[string]any{"player_ids": t.players}); err != nil {
 			return nil, err
 		}
 		t.facts = renderFacts(loadFacts[t.game], t.players)
 		tables[i] = t
 	}
-	// Every phone has its own scorer key, as a club hands them out.
+	// Every phone has its own scorer key of its table's club, as a club
+	// hands them out.
 	for i := range o.tables {
-		_, secret, err := c.create(ctx, "/v1/keys", map[string]any{"role": "scorer", "label": fmt.Sprintf("load %s phone %d", c.runID, i+1)})
+		_, secret, err := c.create(ctx, tables[i%len(tables)].auth, "/v1/keys", map[string]any{"role": "scorer", "label": fmt.Sprintf("load %s phone %d", c.runID, i+1)})
 		if err != nil {
 			return nil, err
 		}
@@ -299,7 +307,7 @@ func handBody(buf []byte, t *loadTable, number, skip int) []byte {
 // summarise adds up the clients' counts and latencies of the measured window.
 func summarise(o loadOptions, tables []*loadTable, stats []*clientStats, start, warmEnd, stop time.Time) *loadResult {
 	res := &loadResult{
-		Mode: "tables", Clients: len(stats), Tables: len(tables), Games: o.games, Rate: o.rate,
+		Mode: "tables", Clients: len(stats), Tables: len(tables), Clubs: o.clubs, Games: o.games, Rate: o.rate,
 		Statuses: map[string]int{}, Cores: runtime.NumCPU(),
 	}
 	if o.hot {
@@ -429,7 +437,7 @@ func (c *loadClient) client(ctx context.Context, o loadOptions, id int, t *loadT
 // table reads every number back: 1, 2, 3 … with no gap.
 func (c *loadClient) verify(ctx context.Context, o loadOptions, tables []*loadTable, res *loadResult) error {
 	for _, t := range tables {
-		status, out, err := c.call(ctx, c.auth, http.MethodGet, fmt.Sprintf("/v1/tables/%d", t.id), nil, "", true)
+		status, out, err := c.call(ctx, t.auth, http.MethodGet, fmt.Sprintf("/v1/tables/%d", t.id), nil, "", true)
 		if err != nil {
 			return err
 		}
@@ -445,7 +453,7 @@ func (c *loadClient) verify(ctx context.Context, o loadOptions, tables []*loadTa
 		}
 		next, after := 1, 0
 		for {
-			status, out, err := c.call(ctx, c.auth, http.MethodGet, fmt.Sprintf("/v1/tables/%d/hands?after=%d&limit=200", t.id, after), nil, "", true)
+			status, out, err := c.call(ctx, t.auth, http.MethodGet, fmt.Sprintf("/v1/tables/%d/hands?after=%d&limit=200", t.id, after), nil, "", true)
 			if err != nil {
 				return err
 			}

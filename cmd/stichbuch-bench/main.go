@@ -31,8 +31,10 @@ func main() {
 const usage = `stichbuch-bench: benchmarks and generated histories for stichbuch
 
 Usage:
-  stichbuch-bench load (--start | --url URL --key KEY) [--tables 8] [--hot] [--duration 10s] [--games doppelkopf|mix] [--json]
+  stichbuch-bench load (--start | --url URL --key KEY) [--tables 8] [--clubs 1] [--hot] [--duration 10s] [--games doppelkopf|mix] [--json]
   stichbuch-bench load --stats --url URL --key READER_KEY [--tables 1] [--duration 30s] [--json]  (the statistics of a club)
+  stichbuch-bench failover [--short] [--clubs 20] [--tables 40] [--json]  (the HA stack of ha/ under four faults; Patroni, etcd, HAProxy)
+  stichbuch-bench hacost [--clubs 20] [--tables 40] [--duration 15s]  (single node, synchronous and asynchronous replication side by side)
   stichbuch-bench generate [--hands 100000] [--tables 40] [--seed 1] [--workers 4] [--data DIR]  (fills a new club with a reproducible history)
 
 load --start runs "stichbuch serve" (--bin, else the stichbuch beside this
@@ -56,6 +58,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return load(ctx, args[2:], getenv, stdout, log)
 	case "generate":
 		return generate(ctx, args[2:], getenv, stdout, log)
+	case "failover":
+		return failover(ctx, args[2:], getenv, stdout, log)
+	case "hacost":
+		return haCost(ctx, args[2:], getenv, stdout, log)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

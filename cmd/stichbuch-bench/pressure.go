@@ -50,7 +50,7 @@ func openPressure(ctx context.Context, c *loadClient, o loadOptions) (*pressure,
 	var auth string
 	for i := range o.streams {
 		if i%streamsPerKey == 0 {
-			_, secret, err := c.create(ctx, "/v1/keys", map[string]any{"role": "reader", "label": fmt.Sprintf("load streams %d", i/streamsPerKey)})
+			_, secret, err := c.create(ctx, c.auth, "/v1/keys", map[string]any{"role": "reader", "label": fmt.Sprintf("load streams %d", i/streamsPerKey)})
 			if err != nil {
 				p.close()
 				return nil, err

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -205,11 +206,24 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	defer nw.close()
 	cfg.Network = nw.config
+	if cfg.RequestTimeout, err = requestTimeout(getenv); err != nil {
+		return err
+	}
 	m := metrics.New()
 	cfg.Observer = m
 	store := postgres.New(pool, key)
 	go store.KeepNumbering(ctx, 2*time.Second, log)
-	handler, err := api.New(store.Service(), log, cfg)
+	ports := store.Ports()
+	if readURL := getenv("STICHBUCH_READ_DATABASE_URL"); readURL != "" {
+		readPool, err := postgres.Connect(ctx, readURL)
+		if err != nil {
+			return fmt.Errorf("STICHBUCH_READ_DATABASE_URL: %w", err)
+		}
+		defer readPool.Close()
+		ports.Stats = postgres.ReplicaStats{Replica: postgres.New(readPool, key), Primary: store, Served: m.ReplicaReads()}
+		log.Info("statistics read from a replica, falling back to the primary", "read_database", redactURL(readURL))
+	}
+	handler, err := api.New(ledger.NewService(ports), log, cfg)
 	if err != nil {
 		return err
 	}
@@ -446,4 +460,27 @@ func healthcheck(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s answered %d", url, res.StatusCode)
 	}
 	return nil
+}
+
+// requestTimeout reads STICHBUCH_REQUEST_TIMEOUT, the bound of a
+// request's work (a Go duration; 0 or unset: api.DefaultRequestTimeout).
+func requestTimeout(getenv func(string) string) (time.Duration, error) {
+	v := getenv("STICHBUCH_REQUEST_TIMEOUT")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("STICHBUCH_REQUEST_TIMEOUT: want a duration such as 15s, got %q", v)
+	}
+	return d, nil
+}
+
+// redactURL is a database URL without its password, for the log.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return u.Redacted()
 }

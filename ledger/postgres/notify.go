@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -9,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/stichbuch/stichbuch/ledger"
@@ -71,8 +75,25 @@ func (l *Listener) run(ctx context.Context) {
 	}
 }
 
+// listenPing is how long the listening connection may be silent before
+// it is asked whether it is alive. A connection to a primary that died or
+// was demoted, or one whose link was cut, can stay open without an error
+// for minutes (TCP keeps no time of its own); the ping finds it within
+// listenPing + pingWithin, and the listener connects again, through
+// DATABASE_URL, to whichever node is the primary now.
+const (
+	listenPing = 5 * time.Second
+	pingWithin = 3 * time.Second
+)
+
 func (l *Listener) listen(ctx context.Context) error {
-	conn, err := pgx.ConnectConfig(ctx, l.pool.Config().ConnConfig.Copy())
+	cfg := l.pool.Config().ConnConfig.Copy()
+	// A wait that times out leaves the connection usable: its deadline
+	// ends the read, no cancel request is sent that could hit the ping.
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.DeadlineContextWatcherHandler{Conn: c.Conn()}
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -82,7 +103,15 @@ func (l *Listener) listen(ctx context.Context) error {
 	}
 	l.tellAll(-1) // anything committed while we were not listening
 	for {
-		n, err := conn.WaitForNotification(ctx)
+		waitCtx, cancel := context.WithTimeout(ctx, listenPing)
+		n, err := conn.WaitForNotification(waitCtx)
+		cancel()
+		if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			if err := ping(ctx, conn); err != nil {
+				return fmt.Errorf("the listening connection does not answer: %w", err)
+			}
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -91,6 +120,21 @@ func (l *Listener) listen(ctx context.Context) error {
 			l.tell(club, seq)
 		}
 	}
+}
+
+// ping asks the listening connection whether it is alive and still on a
+// primary: LISTEN on a node that became a replica hears nothing more.
+func ping(ctx context.Context, conn *pgx.Conn) error {
+	ctx, cancel := context.WithTimeout(ctx, pingWithin)
+	defer cancel()
+	var recovering bool
+	if err := conn.QueryRow(ctx, `SELECT pg_is_in_recovery()`).Scan(&recovering); err != nil {
+		return err
+	}
+	if recovering {
+		return errors.New("the server is in recovery (no longer the primary)")
+	}
+	return nil
 }
 
 func parseNotification(payload string) (club, seq int64, ok bool) {

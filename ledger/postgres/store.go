@@ -61,11 +61,20 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	return pool, nil
 }
 
-// Ping checks that the database answers.
+// Ping checks that the database answers and takes writes: a server in
+// recovery (a replica, or a primary that was demoted while the service
+// kept its connection) counts as not available.
 func (s *Store) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	return mapError(s.pool.Ping(ctx))
+	var recovering bool
+	if err := s.pool.QueryRow(ctx, `SELECT pg_is_in_recovery()`).Scan(&recovering); err != nil {
+		return mapError(err)
+	}
+	if recovering {
+		return ledger.Errorf(ledger.EUNAVAILABLE, "the database is a replica in recovery, not a primary")
+	}
+	return nil
 }
 
 // Migrate applies every pending migration under goose's PostgreSQL session
@@ -231,6 +240,12 @@ func mapError(err error) error {
 			return ledger.Errorf(ledger.ECONFLICT, "already exists (%s)", pgErr.ConstraintName)
 		case pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03" || pgErr.Code[:2] == "08":
 			return &ledger.Error{Code: ledger.EUNAVAILABLE, Message: "the database is not available: " + pgErr.Message}
+		case pgErr.Code == "25006":
+			// read_only_sql_transaction: the write reached a node that is
+			// no longer (or not yet) the primary, during a failover or a
+			// switchover; nothing was written, and the retry goes to the
+			// new primary.
+			return &ledger.Error{Code: ledger.EUNAVAILABLE, Message: "the database is changing its primary: " + pgErr.Message}
 		}
 		return fmt.Errorf("database: %w", err)
 	}
