@@ -195,6 +195,7 @@ type Page struct {
 	mu      sync.Mutex
 	loaded  chan struct{}
 	errors  []string
+	network map[string]any // the conditions while online (none: the machine's)
 }
 
 // NewPage opens a tab in a browser context of its own (its own storage,
@@ -383,10 +384,31 @@ func (p *Page) Text(selector string) string {
 	return s
 }
 
-// Offline takes the page's network away, or gives it back.
+// Offline takes the page's network away, or gives it back (as slow as
+// SlowPhone made it).
 func (p *Page) Offline(off bool) {
 	p.t.Helper()
-	p.Call("Network.emulateNetworkConditions", map[string]any{"offline": off, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, nil)
+	conditions := map[string]any{"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+	if p.network != nil {
+		conditions = p.network
+	}
+	params := map[string]any{"offline": off}
+	for k, v := range conditions {
+		params[k] = v
+	}
+	p.Call("Network.emulateNetworkConditions", params, nil)
+}
+
+// SlowPhone makes the page a club's slow phone: its CPU four times slower
+// (Emulation.setCPUThrottlingRate) and a slow mobile network (150 ms each
+// way, 1.6 Mbit/s down, 750 kbit/s up) for every request and the live
+// stream, so races between an answer and a tap show in the tests as they
+// would at a table.
+func (p *Page) SlowPhone() {
+	p.t.Helper()
+	p.Call("Emulation.setCPUThrottlingRate", map[string]any{"rate": 4}, nil)
+	p.network = map[string]any{"latency": 150, "downloadThroughput": 1600 * 1024 / 8, "uploadThroughput": 750 * 1024 / 8}
+	p.Offline(false)
 }
 
 // Screenshot leaves a PNG of the viewport scrolled to the top in the
