@@ -79,7 +79,6 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = errorHandler(log)
 	// The client's address is the connection's peer (or what a trusted
 	// proxy names): the failed-auth limit counts by it, and a header from
 	// anyone else would let a client choose it.
@@ -90,6 +89,7 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, cfg: cfg, failures: newAuthFailures(cfg.AuthFailures),
 		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub),
 		setup: firstRun{token: cfg.SetupToken}}
+	e.HTTPErrorHandler = s.errorHandler(log)
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,

@@ -139,7 +139,11 @@ func (s *Service) withSessionNextHand(ctx context.Context, clubID int64, sess Se
 	if err != nil {
 		return sess, err
 	}
-	return sessionNextHand(t, sess, n)
+	if sess, err = sessionNextHand(t, sess, n); err != nil || !sess.Open() {
+		return sess, err
+	}
+	sess.NextHand, err = s.withAhead(ctx, clubID, t, sess, sess.NextHand)
+	return sess, err
 }
 
 // SessionFilter selects a club's sessions: of one table, of dates from

@@ -158,7 +158,13 @@ func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, erro
 	if err != nil {
 		return t, err
 	}
-	return withNextHand(t, open[id], n)
+	if t, err = withNextHand(t, open[id], n); err != nil {
+		return t, err
+	}
+	if open[id] != nil {
+		t.NextHand, err = s.withAhead(ctx, a.ClubID, t, *open[id], t.NextHand)
+	}
+	return t, err
 }
 
 // TableStandings returns every player's total at a table, best first.
