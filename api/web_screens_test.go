@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,6 +16,18 @@ func recordHands(e *env, table, session int64, augen ...int) {
 	for i, a := range augen {
 		e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", table), e.admin, map[string]any{"session_id": session, "number": i + 1,
 			"facts": map[string]any{"game": "normal", "re": map[string]any{"players": []int{1, 2}, "augen": a}}})
+	}
+}
+
+// shotAt leaves a PNG of the viewport with the element a selector finds
+// in its middle in $STICHBUCH_ARTIFACTS, when set.
+func (p *webPhone) shotAt(selector, name string) {
+	p.T().Helper()
+	p.Eval(fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: 'center'})`, selector), nil)
+	data := p.Capture()
+	if dir := os.Getenv("STICHBUCH_ARTIFACTS"); dir != "" {
+		_ = os.MkdirAll(dir, 0o755)
+		_ = os.WriteFile(filepath.Join(dir, name), data, 0o644)
 	}
 }
 

@@ -120,7 +120,7 @@ export async function recordScreen(scr, tableID, correcting, fixing) {
         // bound to what it carried), at its place in the outbox.
         await outbox.remove(entry.id);
         await outbox.put({ ...entry, id: uuid(), facts: f.facts(), problem: undefined, at: entry.at });
-        flush(tableID);
+        await flush(tableID);
       } else {
         const e = { id: uuid(), table_id: tableID, session_id: d.session.id, number: d.table.hands + 1 + d.pending.length, facts: f.facts(), at: Date.now() };
         if (!navigator.onLine || d.pending.length) {

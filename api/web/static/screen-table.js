@@ -73,7 +73,9 @@ export async function tableScreen(scr, tableID, playersReady) {
       } catch { /* no connection: the list stays as it is */ } finally { busy = null; }
     })();
   };
-  const stop = follow(tableID, () => refresh(), (up) => { root.dataset.live = up ? 'on' : 'off'; });
+  // Each (re)connection of the stream reads the table once more: what
+  // happened between the first read and the stream is not missed.
+  const stop = follow(tableID, () => refresh(), (up) => { root.dataset.live = up ? 'on' : 'off'; if (up) refresh(); });
   window.addEventListener('outbox', refresh);
   scr.leave(() => { stop(); window.removeEventListener('outbox', refresh); });
 }

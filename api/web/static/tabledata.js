@@ -25,15 +25,16 @@ export async function loadTable(tableID) {
 
 /**
  * upcoming is who deals and plays the hand after the k hands waiting in
- * the outbox, as the server sent it ahead (next_hand.ahead), in the shape
- * of next_hand; null when the server sent nothing that far.
+ * the outbox, as the server sent it ahead (next_hand.ahead, the next hand
+ * first), in the shape of next_hand; null when the server sent nothing
+ * that far.
  * @param {any} table
  * @param {number} k
  */
 export function upcoming(table, k) {
   const next = table.next_hand || table.state || {};
   if (k === 0) return next;
-  const a = next.ahead?.[k - 1];
+  const a = next.ahead?.[k];
   if (!a) return null;
   return { ...a, next_dealer: a.dealer_id, next_players: a.player_ids, next_sitting_out: a.sitting_out_ids };
 }
@@ -48,6 +49,9 @@ export function nextLine(table, k) {
   const n = upcoming(table, k);
   if (!n) return 'Wer gibt, sagt das Handy wieder, sobald es online ist.';
   if (k === 0) return n.summary || '';
-  const out = (n.next_sitting_out || []).map(name);
-  return `${name(n.next_dealer)} gibt` + (out.length ? `; es ${out.length > 1 ? 'setzen' : 'setzt'} aus: ${out.join(', ')}` : '');
+  const out = n.next_sitting_out || [];
+  const others = out.filter((/** @type {number} */ p) => p !== n.next_dealer).map(name);
+  const dealerOut = out.includes(n.next_dealer);
+  return `${name(n.next_dealer)} gibt` + (dealerOut ? ' und setzt aus' : '') +
+    (others.length ? `${dealerOut ? ', ebenso' : ','} ${others.join(', ')}${dealerOut ? '' : others.length > 1 ? ' setzen aus' : ' setzt aus'}` : '');
 }
