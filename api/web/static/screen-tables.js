@@ -66,7 +66,7 @@ function newTable() {
     if (!g) { rules.replaceChildren(); return; }
     s.preset ||= g.default_preset;
     const preset = g.presets.find((/** @type {any} */ p) => p.name === s.preset) || g.presets[0];
-    rules.replaceChildren(
+    rules.replaceChildren(...[
       g.presets.length > 1 ? field('Regeln', select(g.presets.map((/** @type {any} */ p) => [p.name, presetName(p.name)]), s.preset, (v) => { s.preset = v; s.options = {}; drawRules(); }), { 'data-field': 'preset' }) : null,
       preset ? h('p', { class: 'muted help' }, preset.description_de) : null,
       g.options.filter((/** @type {any} */ o) => offered.includes(o.name) && o.type === 'boolean').map((/** @type {any} */ o) => {
@@ -75,7 +75,7 @@ function newTable() {
           h('input', { type: 'checkbox', checked: on, 'data-option': o.name, onchange: (/** @type {Event} */ e) => { s.options[o.name] = /** @type {HTMLInputElement} */ (e.target).checked; } }),
           ' ' + optionName(o.name)), h('p', { class: 'muted help' }, o.description_de));
       }),
-      s.game === 'klaberjass' ? field('Cent je verlorene Partie', matchLoss, { 'data-field': 'match_loss_cents' }) : null);
+      s.game === 'klaberjass' ? field('Cent je verlorene Partie', matchLoss, { 'data-field': 'match_loss_cents' }) : null].flat().filter(Boolean));
   };
   cached('/v1/games').then((c) => { catalogue = c.games; drawRules(); }, () => {});
   const form = h('form', { onsubmit: async (/** @type {Event} */ e) => {
