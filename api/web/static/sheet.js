@@ -32,9 +32,9 @@ export function sheet(d) {
     const cls = [hand.bock && 'bock', hand.void && 'void', corrected && 'corrected'].filter(Boolean).join(' ');
     const figures = new Map((hand.figures || []).map((f) => [f.player_id, f.text || f.value]));
     rows.push(h('tr', { class: cls, 'data-hand': hand.number, 'data-no': no },
-      h('td', {}, no, corrected ? h('span', { class: 'mark', title: 'korrigiert', 'aria-label': 'korrigiert' }, 'k') : null,
-        h('small', {}, hand.dealer_id ? name(hand.dealer_id) : '')),
+      h('td', {}, no, corrected ? h('span', { class: 'mark', title: 'korrigiert', 'aria-label': 'korrigiert' }, 'k') : null),
       h('td', {}, hand.void ? 'zurückgenommen' : hand.title || '',
+        hand.dealer_id ? h('small', { class: 'dealer' }, 'Geber: ' + name(hand.dealer_id)) : null,
         h('small', {}, h('a', { href: `#/t/${d.tableID}/k/${hand.number}`, 'aria-label': `Spiel ${no} korrigieren` }, 'korrigieren'),
           last && hand.number === last.number ? h('button', { type: 'button', class: 'undo', 'aria-label': `Spiel ${no} zurücknehmen`, onclick: () => d.undo(hand) }, 'zurücknehmen') : null)),
       seat.map((p, j) => h('td', { 'data-player': p }, minus(hand.running[j] ?? ''),
@@ -55,7 +55,7 @@ export function sheet(d) {
   return h('div', { class: 'sheet-wrap' }, h('table', { class: 'sheet', id: 'sheet' },
     h('caption', { class: 'sr' }, 'Spielliste des Abends'),
     h('colgroup', {}, h('col', { class: 'c-no' }), h('col', { class: 'c-game' }), seat.map(() => h('col', { class: 'c-p' }))),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Nr.', h('small', {}, 'Geber')), h('th', { scope: 'col' }, 'Spiel'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Nr.'), h('th', { scope: 'col' }, 'Spiel', h('small', {}, 'Geber')),
       seat.map((p) => h('th', { scope: 'col' }, name(p))))),
     h('tbody', {}, rows),
     h('tfoot', {}, h('tr', {}, h('td', { colspan: 2 }, 'Stand'),
