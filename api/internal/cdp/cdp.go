@@ -195,6 +195,7 @@ type Page struct {
 	mu      sync.Mutex
 	loaded  chan struct{}
 	errors  []string
+	dialogs []string // the messages of the dialogs accepted so far
 	network map[string]any // the conditions while online (none: the machine's)
 }
 
@@ -258,6 +259,13 @@ func (p *Page) event(m cdpMessage) {
 		default:
 		}
 	case "Page.javascriptDialogOpening":
+		var d struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(m.Params, &d)
+		p.mu.Lock()
+		p.dialogs = append(p.dialogs, d.Message)
+		p.mu.Unlock()
 		go func() { _ = p.b.send(p.session, "Page.handleJavaScriptDialog", map[string]any{"accept": true}, nil) }()
 	case "Runtime.exceptionThrown":
 		p.mu.Lock()
@@ -433,6 +441,14 @@ func (p *Page) Capture() []byte {
 	}
 	p.Call("Page.captureScreenshot", map[string]any{"format": "png"}, &res)
 	return res.Data
+}
+
+// Dialogs are the messages of the dialogs (confirm, alert) the page
+// opened and the test accepted, oldest first.
+func (p *Page) Dialogs() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.dialogs...)
 }
 
 // ConsoleErrors are the uncaught exceptions of the page so far.
