@@ -152,6 +152,9 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	p.WaitFor("the preview", `document.querySelector('#preview').innerText.includes('Kontra')`)
 	p.Tap("Speichern", `document.querySelector('#save')`)
 	p.WaitFor("hand 1 corrected", `document.querySelector('#sheet tr[data-hand="1"]')?.innerText.includes('Kontra')`)
+	if !strings.Contains(p.Text(`#sheet tr[data-hand="1"] .mark`), "k") {
+		t.Errorf("the corrected hand 1 carries no correction mark")
+	}
 	p.Screenshot("app-list.png")
 
 	table := e.must(200, "GET", "/v1/tables", e.admin, nil)["tables"].([]any)[0].(map[string]any)
@@ -322,7 +325,8 @@ func TestWebRefusedHand(t *testing.T) {
 	}
 	p.WaitFor("the problem gone", `!document.querySelector('.has-problem') && document.querySelector('#preview').innerText.includes('+')`)
 	p.Tap("Speichern", `document.querySelector('#save')`)
-	p.WaitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#sheet tr[data-hand="3"]')`)
+	// The evening's first hand is number 1 on screen, 3 in the ledger.
+	p.WaitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#sheet tr[data-hand="3"]')?.dataset.no === '1' && document.querySelector('#sheet tr[data-hand="3"] td').textContent.startsWith('1')`)
 	if n := e.count("hands"); n != 3 {
 		t.Errorf("%d hands stored, want the 2 of the earlier evening and 1", n)
 	}
@@ -464,6 +468,10 @@ func TestWebOtherGames(t *testing.T) {
 		p.WaitFor(g.game+"'s preview", `document.querySelector('#preview strong')?.textContent && !document.querySelector('.has-problem')`)
 		p.Tap("Speichern", `document.querySelector('#save')`)
 		p.WaitFor(g.game+"'s hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1`)
+		if g.game == "klaberjass" {
+			// The dice stand in the list, as the server's sheet has them.
+			p.WaitFor("the dice in the list", `document.querySelector('#sheet small.figure')?.textContent.includes('Würfel')`)
+		}
 		hand := e.must(200, "GET", fmt.Sprintf("/v1/tables/%v/hands/1", tbl["id"]), e.admin, nil)
 		onScreen := p.totals()
 		for _, pt := range hand["result"].(map[string]any)["points"].([]any) {

@@ -195,7 +195,7 @@ type Page struct {
 	mu      sync.Mutex
 	loaded  chan struct{}
 	errors  []string
-	dialogs []string // the messages of the dialogs accepted so far
+	dialogs []string       // the messages of the dialogs accepted so far
 	network map[string]any // the conditions while online (none: the machine's)
 }
 
