@@ -375,6 +375,8 @@ func TestWebOtherGames(t *testing.T) {
 			}
 		}, nil},
 		{"schwarze_sau", 0, func() {
+			// Dora deals: the doublings below go round from Bert.
+			p.choose("Geber", "Dora")
 			for i, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
 				p.fill("Augen "+n, []string{"52", "40", "28", "0"}[i])
 				p.fill("Stiche "+n, []string{"4", "3", "3", "0"}[i])
@@ -430,7 +432,9 @@ func TestWebOtherGames(t *testing.T) {
 			p.choose("Hauer (letzter Stich mit dem Eichel-Unter)", "Bert")
 		}, map[string]string{"huftritte": "1", "hauer": id(1), "saukopf": fmt.Sprintf("map[herz_sau_of:%s trumped_by:%s]", id(3), id(0))}},
 		{"saukopf", 0, func() {
-			// A Dreihaxer at a table of four: Anna sits out, Dora plays.
+			// A Dreihaxer at a table of four, Dora dealing: the three after
+			// her play; Anna sits out instead, Dora plays.
+			p.choose("Geber", "Dora")
 			p.choose("Variante", "Dreihaxer (3 Spieler)")
 			who := `fieldset[data-field="facts.players"]`
 			p.WaitFor("three pressed", fmt.Sprintf(`document.querySelectorAll('%s button[aria-pressed=true]').length === 3`, who))

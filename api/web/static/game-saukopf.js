@@ -29,7 +29,10 @@ export function form(ctx) {
     return ctx.seating.map((_, i) => ctx.seating[(d + 1 + i) % ctx.seating.length]).slice(0, n)
       .sort((a, b) => ctx.seating.indexOf(a) - ctx.seating.indexOf(b));
   };
-  let players = f.players ? [...f.players] : after(s.variant === 'dreihaxer' ? 3 : 4);
+  // Who plays: as the server sent it (next_hand, ahead); the seats after
+  // the dealer only when the scorer switches the variant.
+  const sent = ctx.next.next_players;
+  let players = f.players ? [...f.players] : sent?.length === (s.variant === 'dreihaxer' ? 3 : 4) ? [...sent] : after(s.variant === 'dreihaxer' ? 3 : 4);
   const perRows = Object.fromEntries((f.per_player || []).map((p) => [p.player, { augen: p.augen, tricks: p.tricks }]));
   const el = h('div', { oninput: ctx.onChange, onchange: ctx.onChange });
   const changed = () => draw();

@@ -33,8 +33,10 @@ export async function loadTable(tableID) {
  */
 export function upcoming(table, k) {
   const next = table.next_hand || table.state || {};
-  if (k === 0) return next;
   const a = next.ahead?.[k];
+  if (k === 0) {
+    return a ? { ...next, next_dealer: next.next_dealer ?? a.dealer_id, next_players: next.next_players ?? a.player_ids, next_sitting_out: next.next_sitting_out ?? a.sitting_out_ids } : next;
+  }
   if (!a) return null;
   return { ...a, next_dealer: a.dealer_id, next_players: a.player_ids, next_sitting_out: a.sitting_out_ids };
 }
