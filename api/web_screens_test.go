@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -140,5 +141,27 @@ func TestWebShowsTheServersSheet(t *testing.T) {
 	}
 	if fmt.Sprint(got.Bock) != "[2]" {
 		t.Errorf("hands marked Bock %v, the server marked [2]", got.Bock)
+	}
+}
+
+// TestWebNoPointArithmetic: the app's modules carry no arithmetic on
+// points – no rational numbers (BigInt) but in reading the stake the
+// admin types, no adding up of a hand's points – so every figure a player
+// sees is the server's (TestWebShowsTheServersSheet checks it on screen).
+func TestWebNoPointArithmetic(t *testing.T) {
+	forbidden := regexp.MustCompile(`BigInt|export function add\b|\.points\s*[-+*/]|[-+*/]\s*\w+\.points\b|running\s*[-+*/]`)
+	for _, name := range web.Names() {
+		if !strings.HasSuffix(name, ".js") {
+			continue
+		}
+		body, _, _ := web.File(name)
+		src := string(body)
+		if name == "screen-tables.js" {
+			// The stake as typed ("0,5", "½") in the contract's exact form.
+			src = strings.Replace(src, src[strings.Index(src, "export function stake("):strings.Index(src, "// The options the form offers")], "", 1)
+		}
+		for _, m := range forbidden.FindAllString(src, -1) {
+			t.Errorf("%s computes on points: %q", name, m)
+		}
 	}
 }

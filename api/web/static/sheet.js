@@ -11,9 +11,9 @@ import { name } from './screen.js';
 /**
  * @typedef {{number: number, session_number?: number, dealer_id?: number, title: string, points: string[], running: string[],
  *   sat_out_player_ids: number[], bock: boolean, events: any[], revision: number, void: boolean, corrected?: boolean,
- *   figures?: {player_id: number, value: string, text?: string}[], notes?: string[]}} SheetRow
+ *   figures?: {player_id: number, value: string, text?: string}[], notes?: string[], progress?: string[]}} SheetRow
  * @typedef {{players: {id: number, name: string}[], hands: SheetRow[], standings: {player_id: number, points: string}[],
- *   sheet?: {heading: string, summary?: string}}} Report
+ *   sheet?: {heading: string, summary?: string, scored?: boolean}}} Report
  * @typedef {import('./outbox.js').Entry} Pending
  * @typedef {{tableID: number, report: Report, pending: Pending[], undo: (row: SheetRow) => void,
  *   fix: (e: Pending) => void, discard: (e: Pending) => void}} SheetData
@@ -25,6 +25,7 @@ export function sheet(d) {
   const rows = [];
   const last = [...d.report.hands].reverse().find((x) => !x.void);
   let shown = 0;
+  const scored = !!d.report.sheet?.scored;
   for (const [i, hand] of d.report.hands.entries()) {
     const no = hand.session_number ?? i + 1;
     shown = no;
@@ -37,8 +38,10 @@ export function sheet(d) {
         hand.dealer_id ? h('small', { class: 'dealer' }, 'Geber: ' + name(hand.dealer_id)) : null,
         h('small', {}, h('a', { href: `#/t/${d.tableID}/k/${hand.number}`, 'aria-label': `Spiel ${no} korrigieren` }, 'korrigieren'),
           last && hand.number === last.number ? h('button', { type: 'button', class: 'undo', 'aria-label': `Spiel ${no} zurücknehmen`, onclick: () => d.undo(hand) }, 'zurücknehmen') : null)),
-      seat.map((p, j) => h('td', { 'data-player': p }, minus(hand.running[j] ?? ''),
-        h('small', {}, hand.sat_out_player_ids.includes(p) ? '–' : signed(hand.points[j] ?? '0')),
+      // A game that keeps no points (Klaberjass) shows each player's
+      // progress and figure (the die) where others show points.
+      seat.map((p, j) => h('td', { 'data-player': p }, minus((scored ? hand.progress?.[j] : hand.running[j]) ?? ''),
+        h('small', {}, hand.sat_out_player_ids.includes(p) ? '–' : scored ? '' : signed(hand.points[j] ?? '0')),
         figures.has(p) ? h('small', { class: 'figure' }, `${d.report.sheet?.heading || ''} ${figures.get(p)}`.trim()) : null))));
   }
   for (const [i, e] of d.pending.entries()) {
