@@ -119,3 +119,27 @@ func halfway(t *testing.T, p *webPhone) {
 	p.TapText(`fieldset[data-field="facts.game"]`, "Normalspiel")
 	p.Tap("no soloist", `document.querySelector('fieldset[data-field="facts.re.players"] button[aria-pressed=true]')`)
 }
+
+// TestWebAccessGerman: a wrong key and a truncated invitation link are
+// refused in German, saying what to do – no English, no pattern.
+func TestWebAccessGerman(t *testing.T) {
+	_, b, srv := startWeb(t)
+	p := &webPhone{Page: b.NewPage(), url: srv.URL}
+	p.SlowPhone()
+	p.Open(srv.URL + "/")
+	p.TypeInto("the key field", `document.querySelector('input[type=password]')`, "sb_falsch")
+	p.TapText("", "Anmelden")
+	p.WaitFor("the refusal", `document.querySelector('form .problem')?.textContent`)
+	login := p.Text("form .problem")
+	p.Open(srv.URL + "/?join=abc")
+	p.WaitFor("the refused invitation", `document.querySelector('h1')?.textContent === 'Einladung' && document.querySelector('.problem')?.textContent`)
+	join := p.Text(".problem")
+	t.Logf("wrong key: %q; truncated link: %q", login, join)
+	for _, text := range []string{login, join} {
+		for _, bad := range []string{"API key", "missing", "join code", "not found", "regular expression", "^", "string"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("the refusal reads %q (contains %q)", text, bad)
+			}
+		}
+	}
+}
