@@ -33,6 +33,13 @@ func TestWebGermanRefusal(t *testing.T) {
 		}},
 		{"klaberjass", "facts.card_points", func() {
 			p.fill("Augen Anna/Clara", "92")
+			// One side's Augen typed, the other's not yet: nothing judged.
+			settle(p)
+			var marked int
+			p.Eval(`document.querySelectorAll('.has-problem').length`, &marked)
+			if marked != 0 {
+				t.Errorf("klaberjass: with one side's Augen typed %d inputs are marked, want none yet", marked)
+			}
 			p.fill("Augen Bert/Dora", "100")
 		}},
 		{"schwarze_dame", "facts.players", func() {
@@ -118,6 +125,8 @@ func halfway(t *testing.T, p *webPhone) {
 	p.Tap("Augen löschen", `document.querySelector('button[aria-label="Augen löschen"]')`)
 	p.TapText(`fieldset[data-field="facts.game"]`, "Normalspiel")
 	p.Tap("no soloist", `document.querySelector('fieldset[data-field="facts.re.players"] button[aria-pressed=true]')`)
+	p.WaitFor("a Normalspiel without Re", `!document.querySelector('fieldset[data-field="facts.re.players"] button[aria-pressed=true]') && document.querySelector('#augen').textContent.includes('–')`)
+	settle(p)
 }
 
 // TestWebAccessGerman: a wrong key and a truncated invitation link are

@@ -85,7 +85,8 @@ export async function recordScreen(scr, tableID, correcting, fixing) {
 
   async function runPreview() {
     const mine = ++seq;
-    const complete = !f.ready || f.ready();
+    // Complete: as the game's form says, else every number typed.
+    const complete = f.ready ? f.ready() : [...f.el.querySelectorAll('input[type=number]')].every((i) => /** @type {HTMLInputElement} */ (i).value !== '');
     try {
       const res = await post(`/v1/games/${d.table.game}/score`, { player_ids: d.session.player_ids, preset: d.table.preset, options: d.table.options,
         date: d.session.date, state: hand ? undefined : d.table.state, facts: f.facts() });
