@@ -153,7 +153,10 @@ type SessionFilter struct {
 	TableID  int64
 	From, To string
 	Open     *bool
-	Page     Page
+	// Played leaves out the closed sessions without a hand: an evening
+	// opened and closed with nothing played is no evening to list.
+	Played bool
+	Page   Page
 }
 
 // Validate checks the filter's dates and that it runs forward.
@@ -173,6 +176,7 @@ func (s *Service) ListSessions(ctx context.Context, a Actor, f SessionFilter) ([
 			return nil, wrap(err, "ListSessions: FindTable")
 		}
 	}
+	f.Played = true
 	list, err := s.Tables.ListSessions(ctx, a.ClubID, f)
 	if err != nil {
 		return nil, wrap(err, "ListSessions: ListSessions")

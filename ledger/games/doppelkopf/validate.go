@@ -57,6 +57,9 @@ func checkGame(f Facts, r Rules) error {
 	if (f.Game == GameArmut || f.Game == GameArmutNichtGenommen) && !r.Armut {
 		return score.Refuse("facts.game", "Armut wird an diesem Tisch nicht gespielt (Tischregeln). Wähle ein anderes Spiel.", "Armut is not played under this rule set (option armut is off)")
 	}
+	if f.Game == GameKoenigssolo && !r.Koenigssolo {
+		return score.Refuse("facts.game", "Ein Königssolo wird an diesem Tisch nicht gespielt (Tischregeln). Wähle ein anderes Spiel.", "a Königssolo is not played under this rule set (option koenigssolo is off)")
+	}
 	if f.Game == GameSchmeissen && !r.Schmeissen {
 		return score.Refuse("facts.game", "Schmeißen ist an diesem Tisch nicht erlaubt (Tischregeln). Wähle ein anderes Spiel.", "Schmeißen is not allowed under this rule set (option schmeissen is off)")
 	}
