@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -13,9 +14,9 @@ func TestWebLastSeating(t *testing.T) {
 	table, session := dokoEvening(e)
 	recordHands(e, table, session, 150)
 	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", session), e.admin, nil)
-	last, ok := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d", table), e.admin, nil)["last_seating"].([]any)
+	last, ok := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d", table), e.admin, nil)["last_seating_ids"].([]any)
 	if !ok {
-		t.Skip("the table has no last_seating (COORD-28 item 6)")
+		t.Skip("the table has no last_seating_ids (COORD-28 item 6)")
 	}
 	p := login(b, srv.URL, e.admin)
 	p.Eval(fmt.Sprintf(`location.hash = '#/t/%d'`, table), nil)
@@ -73,6 +74,22 @@ func TestWebPaymentUndo(t *testing.T) {
 	for _, tr := range e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", session), e.admin, nil)["transfers"].([]any) {
 		if tr.(map[string]any)["paid"] == true {
 			t.Errorf("a transfer is still paid after the undo: %v", tr)
+		}
+	}
+	// The report at a stable address a browser opens without the key.
+	var links struct{ HTML, CSV string }
+	p.Eval(`({html: document.querySelector('a#report')?.href || '', csv: document.querySelector('a#report-csv')?.href || ''})`, &links)
+	if !strings.Contains(links.HTML, "/v1/report-links/") || !strings.Contains(links.CSV, "format=csv") {
+		t.Fatalf("the settlement links the report at %q and %q, want its stable addresses", links.HTML, links.CSV)
+	}
+	for _, u := range []string{links.HTML, links.CSV} {
+		res, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("GET %s without a key: %d", u, res.StatusCode)
 		}
 	}
 }

@@ -68,6 +68,16 @@ func TestWebTableFormStake(t *testing.T) {
 		t.Log("the catalogue offers no koenigssolo option (COORD-28 item 5): not checked")
 	} else if opts["koenigssolo"] != true {
 		t.Errorf("house table's options %v, want koenigssolo", opts)
+	} else {
+		// The table's record screen offers the Königssolo.
+		var seating []any
+		for _, n := range []string{"Anna", "Bert", "Clara", "Dora"} {
+			seating = append(seating, e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": n})["id"])
+		}
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%v/sessions", house["id"]), e.admin, map[string]any{"player_ids": seating})
+		p.Eval(fmt.Sprintf(`location.hash = '#/t/%v/neu'`, house["id"]), nil)
+		p.TapText(`fieldset[data-field="facts.game"]`, "Königssolo")
+		p.WaitFor("one soloist to tap", `document.querySelector('fieldset[data-field="facts.re.players"] legend')?.textContent.includes('Solo')`)
 	}
 	jass := create("Jass", "Klaberjass", "1", func() { p.fill("Cent je verlorene Partie", "50") })
 	if jass["match_loss_cents"] != float64(50) {

@@ -110,7 +110,7 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	}
 	p.TypeInto("the guest", `[...document.querySelectorAll('label')].find((l) => l.textContent.startsWith('Neuer Spieler')).nextElementSibling`, "Emil")
 	p.TapText("", "Hinzufügen")
-	p.WaitFor("the guest seated fifth", `document.querySelector('#seating').innerText.split('\n').join(',') === 'Anna,Bert,Clara,Dora,Emil'`)
+	p.WaitFor("the guest seated fifth", `[...document.querySelectorAll('#seating li')].map((li) => li.firstChild.textContent).join(',') === 'Anna,Bert,Clara,Dora,Emil' && document.querySelector('#seating li:last-child .guest')`)
 	p.Screenshot("app-evening-start.png")
 	p.Tap("Abend eröffnen", `document.querySelector('#open-evening')`)
 	p.WaitFor("the next hand", `document.querySelector('#next')`)
@@ -211,11 +211,15 @@ func TestWebDoppelkopfEvening(t *testing.T) {
 	if paid != 1 {
 		t.Errorf("%d transfers paid, want the 1 tapped", paid)
 	}
-	// The members' screen: the evening's five on the leaderboard, a
-	// player's statistics.
+	// The members' screen: the evening's four members on the leaderboard
+	// (the guest Emil is left out), a player's statistics.
 	p.Eval(`location.hash = '#/mitglieder'`, nil)
-	p.WaitFor("the leaderboard", `document.querySelectorAll('#leaderboard tbody tr').length === 5`)
-	p.Tap("Emil", `[...document.querySelectorAll('#leaderboard a')].find((a) => a.textContent === 'Emil')`)
+	p.WaitFor("the leaderboard", `document.querySelectorAll('#leaderboard tbody tr').length === 4 && ![...document.querySelectorAll('#leaderboard a')].some((a) => a.textContent === 'Emil')`)
+	for _, pl := range e.must(200, "GET", "/v1/players?limit=200", e.admin, nil)["players"].([]any) {
+		if pl := pl.(map[string]any); pl["name"] == "Emil" {
+			p.Eval(fmt.Sprintf(`location.hash = '#/mitglieder/%v'`, pl["id"]), nil)
+		}
+	}
 	p.WaitFor("Emil's statistics", `document.querySelector('h1')?.textContent === 'Emil' && document.querySelector('#player-stats tr')`)
 	var emil struct {
 		ID    string

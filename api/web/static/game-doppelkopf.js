@@ -11,7 +11,7 @@ const dokoGames = [
 ];
 // AUGEN_MAX is the contract's maximum of facts.re.augen.
 const AUGEN_MAX = 240;
-const solos = new Set(['farbsolo', 'damensolo', 'bubensolo', 'fleischloser', 'koehler', 'stille_hochzeit']);
+const solos = new Set(['farbsolo', 'damensolo', 'bubensolo', 'koenigssolo', 'fleischloser', 'koehler', 'stille_hochzeit']);
 const redeals = new Set(['schmeissen', 'armut_nicht_genommen']);
 
 /** @param {FormContext} ctx */
@@ -38,7 +38,10 @@ export function form(ctx) {
   function gameButtons() {
     const box = h('fieldset', { 'data-field': 'facts.game' }, h('legend', {}, 'Spiel'));
     const row = h('div', { class: 'row' });
-    for (const [v, t] of dokoGames) {
+    // A Königssolo only where the table's rules allow it (option koenigssolo).
+    const offered = ctx.rules?.koenigssolo || ctx.options?.koenigssolo || s.game === 'koenigssolo'
+      ? [...dokoGames.slice(0, 7), ['koenigssolo', 'Königssolo'], ...dokoGames.slice(7)] : dokoGames;
+    for (const [v, t] of offered) {
       row.append(h('button', { type: 'button', 'aria-pressed': String(s.game === v), onclick: () => {
         s.game = v;
         if (solos.has(v)) s.re.splice(1);

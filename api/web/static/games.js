@@ -16,7 +16,7 @@ export const gameNames = {
 };
 
 /**
- * @typedef {{seating: number[], names: (id: number) => string, preset: string, options: Record<string, any>,
+ * @typedef {{seating: number[], names: (id: number) => string, preset: string, options: Record<string, any>, rules?: Record<string, any>,
  *   next: Record<string, any>, initial?: any, hand?: any, onChange: () => void}} FormContext
  * @typedef {{el: HTMLElement, facts: () => any, ready?: () => boolean}} Form
  */

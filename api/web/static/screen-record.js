@@ -50,7 +50,7 @@ export async function recordScreen(scr, tableID, correcting, fixing) {
   let seq = 0, touched = false, tried = false;
   const next = correcting ? {} : upcoming(d.table, k) || { next_players: [] };
   const f = await form(d.table.game, {
-    seating: d.session.player_ids, names: name, preset: d.table.preset, options: d.table.options || {}, next,
+    seating: d.session.player_ids, names: name, preset: d.table.preset, options: d.table.options || {}, rules: d.session.terms?.rules || d.table.rules, next,
     initial: draft?.facts || hand?.facts || entry?.facts, hand,
     onChange: () => { touched = true; keep(); clearTimeout(timer); timer = setTimeout(runPreview, 150); },
   });

@@ -36,16 +36,25 @@ export async function settlementScreen(scr, sessionID) {
           ? h('button', { type: 'button', class: 'pay', 'aria-label': `${who}: als bezahlt markieren`, onclick: () => act(`/v1/transfers/${t.id}/paid`, 'Nicht gespeichert.') }, 'als bezahlt markieren')
           : null);
   });
+  // The report's stable addresses, when the server gives them: a link a
+  // treasurer keeps, prints and shares; else the report fetched with the key.
+  /** @type {any} */
+  const links = await get(`/v1/sessions/${sessionID}/report-link`).catch(() => null);
+  if (!scr.alive()) return;
+  const abs = (/** @type {string} */ u) => new URL(u, location.origin).href;
+  const report = links
+    ? [h('a', { class: 'btn', id: 'report', href: abs(links.html_url), target: '_blank', rel: 'noopener' }, 'Bericht zum Drucken'),
+      h('a', { class: 'btn', id: 'report-csv', href: abs(links.csv_url), download: `abend-${sessionID}.csv` }, 'CSV laden')]
+    : [h('button', { type: 'button', id: 'report', onclick: () => openReport(sessionID, 'html') }, 'Bericht zum Drucken'),
+      h('button', { type: 'button', id: 'report-csv', onclick: () => openReport(sessionID, 'csv') }, 'CSV laden')];
   show(scr, h('h1', {}, `Abrechnung ${date(s.date)}`, s.final ? '' : h('span', { class: 'muted' }, ' (vorläufig)')),
     h('table', { class: 'plain', id: 'settlement' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Spieler'), h('th', { scope: 'col' }, 'Punkte'), h('th', { scope: 'col' }, 'Betrag'))),
       h('tbody', {}, s.players.map((/** @type {any} */ p) => h('tr', { 'data-player': p.player_id }, h('td', {}, p.name), h('td', { class: 'num' }, minus(p.points)), h('td', { class: 'num', 'data-cents': p.net_cents }, euro(p.net_cents)))))),
     h('h2', {}, 'Wer zahlt wem'), transfers.length ? h('ul', { class: 'list', id: 'transfers' }, transfers) : h('p', {}, 'Niemand muss zahlen.'), msg,
     h('p', {}, s.kitty_cents ? `In die Kasse: ${euro(s.kitty_cents)}` : 'Die Kasse bleibt, wie sie ist.'),
     h('h2', {}, 'Bericht'),
-    h('p', { class: 'row' },
-      h('button', { type: 'button', id: 'report', onclick: () => openReport(sessionID, 'html') }, 'Bericht zum Drucken'),
-      h('button', { type: 'button', id: 'report-csv', onclick: () => openReport(sessionID, 'csv') }, 'CSV laden'),
-      h('a', { class: 'btn', href: `#/t/${s.table_id}` }, 'Zum Tisch')));
+    h('p', { class: 'row' }, report, h('a', { class: 'btn', href: `#/t/${s.table_id}` }, 'Zum Tisch')),
+    links ? h('p', { class: 'muted help link' }, 'Der Link bleibt gültig, solange dieses Handy angemeldet ist: ', h('a', { href: abs(links.html_url) }, abs(links.html_url))) : null);
 }
 
 /**

@@ -144,7 +144,7 @@ async function pastEvenings(table) {
  */
 function openEvening(scr, table) {
   /** @type {number[]} */
-  const seating = (table.last_seating || []).filter((/** @type {number} */ id) => players.has(id));
+  const seating = (table.last_seating_ids || []).filter((/** @type {number} */ id) => players.has(id));
   const err = h('p', { class: 'problem', role: 'alert' });
   const order = h('ol', { class: 'seat-order', id: 'seating', 'aria-live': 'polite' });
   const box = h('section', {}, h('h2', {}, 'Abend eröffnen'),

@@ -68,6 +68,7 @@ function newTable() {
     const preset = g.presets.find((/** @type {any} */ p) => p.name === s.preset) || g.presets[0];
     rules.replaceChildren(...[
       g.presets.length > 1 ? field('Regeln', select(g.presets.map((/** @type {any} */ p) => [p.name, presetName(p.name)]), s.preset, (v) => { s.preset = v; s.options = {}; drawRules(); }), { 'data-field': 'preset' }) : null,
+      g.presets.length > 1 && helpFor('preset') ? h('p', { class: 'muted help' }, helpFor('preset')) : null,
       preset ? h('p', { class: 'muted help' }, preset.description_de) : null,
       g.options.filter((/** @type {any} */ o) => offered.includes(o.name) && o.type === 'boolean').map((/** @type {any} */ o) => {
         const on = s.options[o.name] ?? o.defaults[s.preset] ?? false;
@@ -75,9 +76,21 @@ function newTable() {
           h('input', { type: 'checkbox', checked: on, 'data-option': o.name, onchange: (/** @type {Event} */ e) => { s.options[o.name] = /** @type {HTMLInputElement} */ (e.target).checked; } }),
           ' ' + optionName(o.name)), h('p', { class: 'muted help' }, o.description_de));
       }),
-      s.game === 'klaberjass' ? field('Cent je verlorene Partie', matchLoss, { 'data-field': 'match_loss_cents' }) : null].flat().filter(Boolean));
+      s.game === 'klaberjass' ? field('Cent je verlorene Partie', matchLoss, { 'data-field': 'match_loss_cents' }) : null,
+      s.game === 'klaberjass' && helpFor('match_loss_cents') ? h('p', { class: 'muted help' }, helpFor('match_loss_cents')) : null].flat().filter(Boolean));
   };
-  cached('/v1/games').then((c) => { catalogue = c.games; drawRules(); }, () => {});
+  /** @type {any[]} */
+  let fieldHelp = [];
+  const stakeHelp = h('p', { class: 'muted help' }, 'Auch als Bruch oder mit Komma: 0,5 oder ½ oder 1/2.');
+  /** @param {string} n */
+  const helpFor = (n) => fieldHelp.find((x) => x.name === n && (!x.games || x.games.includes(s.game)))?.description_de;
+  cached('/v1/games').then((c) => {
+    catalogue = c.games;
+    fieldHelp = c.table_fields || [];
+    const line = helpFor('stake_cents_per_point');
+    if (line) stakeHelp.textContent = line;
+    drawRules();
+  }, () => {});
   const form = h('form', { onsubmit: async (/** @type {Event} */ e) => {
     e.preventDefault();
     const g = catalogue.find((x) => x.name === s.game);
@@ -97,7 +110,7 @@ function newTable() {
   field('Spiel', select(Object.entries(gameNames), s.game, (v) => { s.game = v; s.preset = ''; s.options = {}; drawRules(); }), { 'data-field': 'game' }),
   rules,
   field('Cent je Punkt', stakeIn, { 'data-field': 'stake_cents_per_point' }),
-  h('p', { class: 'muted help' }, 'Auch als Bruch oder mit Komma: 0,5 oder ½ oder 1/2.'),
+  stakeHelp,
   err, h('button', { class: 'primary', type: 'submit' }, 'Tisch anlegen'));
   return form;
 }

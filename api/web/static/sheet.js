@@ -29,7 +29,7 @@ export function sheet(d) {
   for (const [i, hand] of d.report.hands.entries()) {
     const no = hand.session_number ?? i + 1;
     shown = no;
-    const corrected = hand.corrected ?? hand.revision > 1;
+    const corrected = hand.corrected ?? (hand.revision > 1 && !hand.void);
     const cls = [hand.bock && 'bock', hand.void && 'void', corrected && 'corrected'].filter(Boolean).join(' ');
     const figures = new Map((hand.figures || []).map((f) => [f.player_id, f.text || f.value]));
     rows.push(h('tr', { class: cls, 'data-hand': hand.number, 'data-no': no },
