@@ -328,6 +328,8 @@ func TestWebRefusedHand(t *testing.T) {
 		p.Tap("digit", fmt.Sprintf(`document.querySelector('button[aria-label="Ziffer %c"]')`, d))
 	}
 	p.WaitFor("the problem gone", `!document.querySelector('.has-problem') && document.querySelector('#preview').innerText.includes('+')`)
+	// The preview shows the server's breakdown, line by line.
+	p.WaitFor("the breakdown", `[...document.querySelectorAll('#preview .lines li')].some((li) => li.textContent.includes('gewonnen'))`)
 	p.Tap("Speichern", `document.querySelector('#save')`)
 	// The evening's first hand is number 1 on screen, 3 in the ledger.
 	p.WaitFor("the hand in the list", `document.querySelectorAll('#sheet tr[data-hand]').length === 1 && document.querySelector('#sheet tr[data-hand="3"]')?.dataset.no === '1' && document.querySelector('#sheet tr[data-hand="3"] td').textContent.startsWith('1')`)

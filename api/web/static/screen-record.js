@@ -159,7 +159,7 @@ function describe(res) {
   const op = /** @type {Record<string, string>} */ ({ '+': '+', '-': '−', x: '×', '/': '÷', '=': '=' });
   return h('div', {}, h('strong', {}, res.title || ''),
     res.lines?.length ? h('ul', { class: 'lines' }, res.lines.map((/** @type {any} */ l) =>
-      h('li', {}, l.player ? name(l.player) + ': ' : '', l.label, ' ', h('span', { class: 'num' }, `${op[l.op] || l.op} ${minus(l.value)}`)))) : null,
+      h('li', {}, l.player && !String(l.label).includes(name(l.player)) ? name(l.player) + ': ' : '', l.label, ' ', h('span', { class: 'num' }, `${op[l.op] || l.op} ${minus(l.value)}`)))) : null,
     h('div', {}, (res.points || []).map((/** @type {any} */ p) => `${name(p.player)} ${signed(p.points)}`).join(' · ')),
     res.events?.length ? h('div', { class: 'muted' }, res.events.map((/** @type {any} */ e) => e.text).join(' · ')) : null);
 }
