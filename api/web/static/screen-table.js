@@ -45,11 +45,11 @@ export async function tableScreen(scr, tableID, playersReady) {
           if (!confirm('Dieses Spiel verwerfen? Es wird nicht gespeichert.')) return;
           await outbox.remove(e.id);
           refresh();
-        } }),
-      role.get() === 'admin' ? invite(d.table) : null].filter(Boolean));
+        } })].filter(Boolean));
   };
   draw(data);
-  show(scr, head, root);
+  // The invitation stays as it is while the list is redrawn under it.
+  show(scr, head, root, role.get() === 'admin' ? invite(table) : null);
   // What recording needs is loaded now, while there is a connection.
   Promise.all([import('./screen-record.js'), import('./sync.js'), load(table.game)]).catch(() => {});
   // refresh reloads the table while this screen is on show; a refresh
