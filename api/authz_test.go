@@ -55,7 +55,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 	oldEv := evening{table: int64(tbl["id"].(float64)), session: int64(old["id"].(float64)), players: ev.players}
 	e.must(201, "POST", oldEv.hands(), e.admin, oldEv.hand(1))
 	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", oldEv.session), e.admin, nil)
-	transfer := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", oldEv.session), e.admin, nil)["transfers"].([]any)[0].(map[string]any)["id"]
+	transfers := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/settlement", oldEv.session), e.admin, nil)["transfers"].([]any)
+	if len(transfers) < 2 {
+		t.Fatalf("the closed evening has %d transfers, the matrix needs one to pay and one left unpaid", len(transfers))
+	}
+	transfer := transfers[0].(map[string]any)["id"]
+	// Undoing the payment of a transfer nobody paid changes nothing: what
+	// the matrix checks is who may ask (who may undo a payment is
+	// TestUndoAPaymentMarkedByMistake's).
+	unpaid := transfers[len(transfers)-1].(map[string]any)["id"]
 	e.must(201, "POST", ev.hands(), e.admin, ev.hand(1))
 
 	var n atomic.Int64
@@ -143,13 +151,18 @@ func TestAuthorizationMatrix(t *testing.T) {
 			t := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": unique("Neu"), "game": "schwarze_dame"})
 			return fmt.Sprintf("/v1/tables/%v/sessions", t["id"]), map[string]any{"player_ids": p}
 		}},
-		"GET /v1/sessions/{sessionID}":                      {"reader", 200, true, fixed(session, nil)},
-		"GET /v1/sessions/{sessionID}/standings":            {"reader", 200, true, fixed(session+"/standings", nil)},
-		"GET /v1/sessions/{sessionID}/settlement":           {"reader", 200, true, fixed(session+"/settlement", nil)},
-		"GET /v1/sessions/{sessionID}/report":               {"reader", 200, true, fixed(session+"/report", nil)},
+		"GET /v1/sessions/{sessionID}":             {"reader", 200, true, fixed(session, nil)},
+		"GET /v1/sessions/{sessionID}/standings":   {"reader", 200, true, fixed(session+"/standings", nil)},
+		"GET /v1/sessions/{sessionID}/settlement":  {"reader", 200, true, fixed(session+"/settlement", nil)},
+		"GET /v1/sessions/{sessionID}/report":      {"reader", 200, true, fixed(session+"/report", nil)},
+		"GET /v1/sessions/{sessionID}/report-link": {"reader", 200, true, fixed(session+"/report-link", nil)},
+		"GET /v1/report-links/{token}": {"", 200, false, func() (string, any) { // the link carries its key: any request opens it
+			return e.must(200, "GET", session+"/report-link", e.admin, nil)["csv_url"].(string), nil
+		}},
 		"POST /v1/sessions/{sessionID}/close":               {"scorer", 200, true, fixed(fmt.Sprintf("/v1/sessions/%d/close", oldEv.session), nil)},
 		"GET /v1/reports/evening":                           {"reader", 200, false, fixed("/v1/reports/evening?date=2026-11-19", nil)},
 		"POST /v1/transfers/{transferID}/paid":              {"scorer", 200, true, fixed(fmt.Sprintf("/v1/transfers/%v/paid", transfer), nil)},
+		"POST /v1/transfers/{transferID}/unpaid":            {"scorer", 200, true, fixed(fmt.Sprintf("/v1/transfers/%v/unpaid", unpaid), nil)},
 		"GET /v1/kitty":                                     {"reader", 200, false, fixed("/v1/kitty", nil)},
 		"GET /v1/kitty/bookings":                            {"reader", 200, false, fixed("/v1/kitty/bookings", nil)},
 		"GET /v1/transfers":                                 {"reader", 200, false, fixed("/v1/transfers?status=open", nil)},
@@ -241,7 +254,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	// club (ledger.Scope): every route not listed reaches the whole club.
 	scopes := map[string]string{
 		"GET /v1/club": "shared", "GET /v1/players": "shared", "POST /v1/players": "shared", "GET /v1/players/{playerID}": "shared",
-		"GET /v1/tables": "shared", "GET /v1/games": "shared", "POST /v1/joins/{code}": "shared",
+		"GET /v1/tables": "shared", "GET /v1/games": "shared", "POST /v1/joins/{code}": "shared", "GET /v1/report-links/{token}": "shared",
 	}
 	for _, op := range []string{"GET /v1/tables/{tableID}", "PATCH /v1/tables/{tableID}", "POST /v1/tables/{tableID}/joins",
 		"GET /v1/tables/{tableID}/standings", "GET /v1/tables/{tableID}/sessions", "POST /v1/tables/{tableID}/sessions",
@@ -249,7 +262,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		"POST /v1/tables/{tableID}/hands/batch", "POST /v1/tables/{tableID}/hands/{number}/corrections",
 		"GET /v1/tables/{tableID}/hands/{number}/revisions", "POST /v1/tables/{tableID}/hands/{number}/undo",
 		"GET /v1/tables/{tableID}/events", "GET /v1/sessions/{sessionID}", "POST /v1/sessions/{sessionID}/close",
-		"GET /v1/sessions/{sessionID}/standings", "GET /v1/sessions/{sessionID}/settlement", "GET /v1/sessions/{sessionID}/report"} {
+		"GET /v1/sessions/{sessionID}/standings", "GET /v1/sessions/{sessionID}/settlement", "GET /v1/sessions/{sessionID}/report",
+		"GET /v1/sessions/{sessionID}/report-link"} {
 		scopes[op] = "table"
 	}
 	for _, game := range []string{"schwarze_dame", "doppelkopf", "saukopf", "schwarze_sau", "klaberjass"} {

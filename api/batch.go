@@ -63,7 +63,7 @@ func (s *Server) recordBatch(c echo.Context) error {
 		case o.NotApplied:
 			r.Status = "not_applied"
 		case o.Err != nil:
-			p := problemOf(o.Err)
+			p := s.problem(c, o.Err)
 			r.Status, r.Problem = "refused", &p
 		case o.Replayed:
 			r.Status, r.Hand = "already_applied", &o.Hand

@@ -28,6 +28,9 @@ type contractFixture struct {
 	n        int
 	// tournament has one round open at its table turnier.
 	tournament, turnier int64
+	// reportToken is the token of the old evening's report link, made
+	// with the fixture's own admin key.
+	reportToken string
 }
 
 func newContractFixture(e *env) *contractFixture {
@@ -48,6 +51,8 @@ func newContractFixture(e *env) *contractFixture {
 	fx.tournament, fx.turnier = fx.newTournament(true)
 	// A season over the evenings' game (issue 30), the path's {name}.
 	e.must(201, "POST", "/v1/seasons", e.admin, map[string]any{"name": "jahreswertung", "rules": seasonExample(nil)})
+	link := e.must(200, "GET", fmt.Sprintf("/v1/sessions/%d/report-link", fx.old.session), fx.key, nil)["html_url"].(string)
+	fx.reportToken = strings.TrimPrefix(strings.SplitN(link, "?", 2)[0], "/v1/report-links/")
 	return fx
 }
 
@@ -79,8 +84,9 @@ func (fx *contractFixture) request(t *testing.T, op specOp, variant int) request
 		"tableID": id(fx.now.table), "sessionID": id(fx.old.session), "number": "1", "keyID": id(fx.keyID),
 		"transferID": id(fx.transfer), "playerID": id(p[0]), "otherID": id(p[1]),
 		"tournamentID": id(fx.tournament), "round": "1", "file": "app.js",
-		"name": "jahreswertung",
-		"code": "sbj_1_" + strings.Repeat("A", 43), // no such code: redeemJoin's example makes one
+		"name":  "jahreswertung",
+		"code":  "sbj_1_" + strings.Repeat("A", 43), // no such code: redeemJoin's example makes one
+		"token": fx.reportToken,
 	}}
 	for _, param := range op.params {
 		if _, ok := r.path[param.Name]; param.In == "path" && !ok {

@@ -29,7 +29,7 @@ func (s *Server) listGames(c echo.Context) error {
 		}
 		list = append(list, game{Name: name, ZeroSum: e.ZeroSum(), DefaultRules: rules, Catalogue: e.Catalogue()})
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"games": list})
+	return writeJSON(c, http.StatusOK, map[string]any{"games": list, "table_fields": ledger.TableFieldsHelp})
 }
 
 // scoreHand scores a hand of game without storing anything.

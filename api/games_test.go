@@ -50,7 +50,7 @@ func newGameTableWith(t *testing.T, game, options string, more map[string]any, n
 	t.Helper()
 	e := newEnv(t)
 	g := &gameTable{e: e, t: t}
-	names := []string{"Anna", "Bernd", "Clara", "Dieter", "Erika"}
+	names := []string{"Anna", "Bernd", "Clara", "Dieter", "Erika", "Frieda", "Günter"}
 	var pairs []string
 	for i := range n {
 		p := e.must(201, "POST", "/v1/players", e.admin, map[string]any{"name": names[i]})

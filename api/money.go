@@ -32,6 +32,20 @@ func (s *Server) markTransferPaid(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, t)
 }
 
+// undoTransferPaid undoes a payment marked by mistake (a new fact; the
+// payment stays in the audit trail).
+func (s *Server) undoTransferPaid(c echo.Context) error {
+	id, err := pathID(c, "transferID")
+	if err != nil {
+		return err
+	}
+	t, err := s.svc.UndoPayment(c.Request().Context(), actorOf(c), id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, t)
+}
+
 func (s *Server) getKitty(c echo.Context) error {
 	k, err := s.svc.Kitty(c.Request().Context(), actorOf(c))
 	if err != nil {

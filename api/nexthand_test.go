@@ -122,6 +122,8 @@ func wantNext(t *testing.T, what string, v any, summary string, dealer *int64, s
 func TestSessionsAreListedAndLinked(t *testing.T) {
 	e := newEnv(t)
 	ev := e.evening() // open, 2026-11-19
+	// A closed evening is listed once a hand was played in it.
+	e.must(201, "POST", ev.hands(), e.admin, ev.hand(1))
 	e.must(200, "POST", fmt.Sprintf("/v1/sessions/%d/close", ev.session), e.admin, nil)
 	later := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", ev.table), e.admin, map[string]any{"date": "2026-11-26", "player_ids": ev.players})
 	other := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Nebentisch", "game": "saukopf"})

@@ -258,10 +258,10 @@ func contractError(err error) error {
 		if reqErr.Parameter != nil {
 			field = reqErr.Parameter.Name
 		}
-		return ledger.Invalid(field, "%s", schemaErr.Reason)
+		return ledger.Refuse(field, contractHint(field), "%s", schemaErr.Reason)
 	}
 	if reqErr.Parameter != nil {
-		return ledger.Invalid(reqErr.Parameter.Name, "%s", reasonOf(reqErr))
+		return ledger.Refuse(reqErr.Parameter.Name, contractHint(reqErr.Parameter.Name), "%s", reasonOf(reqErr))
 	}
 	if reqErr.RequestBody != nil {
 		if strings.Contains(reasonOf(reqErr), "header Content-Type") {
@@ -277,6 +277,26 @@ func contractError(err error) error {
 		return ledger.Invalid("body", "is not valid JSON for this request: %s", reasonOf(reqErr))
 	}
 	return ledger.Invalid("request", "%s", reasonOf(reqErr))
+}
+
+// contractHint is the German hint for a field the contract refuses, where
+// players type or follow it; "" leaves the general one.
+func contractHint(field string) string {
+	switch field {
+	case "code":
+		return "Dieser Einladungslink ist unvollständig oder falsch. Bitte öffne den ganzen Link noch einmal oder scanne den QR-Code."
+	case "stake_cents_per_point":
+		return ledger.StakeHint
+	case "match_loss_cents":
+		return "Gib an, was jeder Verlierer einer Partie zahlt, in ganzen Cent von 0 bis 1000000 (50 sind 50 Cent)."
+	case "name":
+		return "Bitte gib einen Namen ein."
+	case "date":
+		return "Bitte wähle ein Datum."
+	case "player_ids":
+		return "Bitte wähle, wer am Tisch sitzt (jeden einmal)."
+	}
+	return ""
 }
 
 // malformed is the 400 of a body that is not well-formed JSON: nothing

@@ -76,6 +76,10 @@ func TestEveryListIsWalkedThroughItsLinks(t *testing.T) {
 	}
 	for _, date := range []string{"2026-11-26", "2026-12-03"} {
 		s := e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/sessions", tableID), e.admin, map[string]any{"date": date, "player_ids": players[1:]})
+		// An evening is listed once a hand was played in it.
+		n := e.must(200, "GET", fmt.Sprintf("/v1/tables/%d", tableID), e.admin, nil)["hands"].(float64)
+		e.must(201, "POST", fmt.Sprintf("/v1/tables/%d/hands", tableID), e.admin, map[string]any{"session_id": s["id"], "number": n + 1,
+			"facts": map[string]any{"game": "normal", "re": map[string]any{"players": players[1:3], "augen": 150}}})
 		e.must(200, "POST", fmt.Sprintf("/v1/sessions/%v/close", s["id"]), e.admin, nil)
 	}
 	for _, name := range []string{"Mittwoch", "Erster Tisch"} {

@@ -18,13 +18,14 @@ func (s *Server) listPlayers(c echo.Context) error {
 
 func (s *Server) createPlayer(c echo.Context) error {
 	var in struct {
-		Name string `json:"name"`
+		Name  string `json:"name"`
+		Guest bool   `json:"guest"`
 	}
 	body, err := decodeBody(c, &in)
 	if err != nil {
 		return err
 	}
-	p, replayed, err := s.svc.CreatePlayer(c.Request().Context(), actorOf(c), in.Name, idempotency(c, body))
+	p, replayed, err := s.svc.CreatePlayerAs(c.Request().Context(), actorOf(c), in.Name, in.Guest, idempotency(c, body))
 	if err != nil {
 		return err
 	}
@@ -53,11 +54,12 @@ func (s *Server) updatePlayer(c echo.Context) error {
 	var in struct {
 		Name    *string `json:"name"`
 		Retired *bool   `json:"retired"`
+		Guest   *bool   `json:"guest"`
 	}
 	if _, err := decodeBody(c, &in); err != nil {
 		return err
 	}
-	p, err := s.svc.UpdatePlayer(c.Request().Context(), actorOf(c), id, ledger.PlayerUpdate{Name: in.Name, Retired: in.Retired})
+	p, err := s.svc.UpdatePlayer(c.Request().Context(), actorOf(c), id, ledger.PlayerUpdate{Name: in.Name, Retired: in.Retired, Guest: in.Guest})
 	if err != nil {
 		return err
 	}

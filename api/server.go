@@ -83,7 +83,6 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = errorHandler(log)
 	// The client's address is the connection's peer (or what a trusted
 	// proxy names): the failed-auth limit counts by it, and a header from
 	// anyone else would let a client choose it.
@@ -95,6 +94,7 @@ func New(svc *ledger.Service, log *slog.Logger, cfg Config) (*Server, error) {
 	s := &Server{svc: svc, log: log, echo: e, router: router, now: time.Now, cfg: cfg, failures: newAuthFailures(cfg.AuthFailures),
 		hubs: newHubs(svc, cfg.Notifier, log), streams: newStreamLimits(cfg.StreamsPerKey, cfg.StreamsPerClub),
 		setup: firstRun{token: cfg.SetupToken}}
+	e.HTTPErrorHandler = s.errorHandler(log)
 	if cfg.RateLimit > 0 {
 		s.limiter = middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(cfg.RateLimit), Burst: 2 * cfg.RateLimit, ExpiresIn: 5 * time.Minute,
@@ -185,9 +185,12 @@ func (s *Server) routes() {
 	v1.GET("/sessions/:sessionID/standings", s.sessionStandings, g(reader, session))
 	v1.GET("/sessions/:sessionID/settlement", s.getSettlement, g(reader, session))
 	v1.GET("/sessions/:sessionID/report", s.sessionReport, g(reader, session))
+	v1.GET("/sessions/:sessionID/report-link", s.reportLink, g(reader, session))
+	v1.GET("/report-links/:token", s.openReportLink, s.unkeyed())
 	v1.GET("/reports/evening", s.eveningReport, g(reader, club))
 	v1.GET("/transfers", s.listTransfers, g(reader, club))
 	v1.POST("/transfers/:transferID/paid", s.markTransferPaid, g(scorer, club))
+	v1.POST("/transfers/:transferID/unpaid", s.undoTransferPaid, g(scorer, club))
 	v1.GET("/players/:playerID/balance", s.playerBalance, g(reader, club))
 	v1.GET("/kitty", s.getKitty, g(reader, club))
 	v1.GET("/kitty/bookings", s.listKittyBookings, g(reader, club))

@@ -33,8 +33,8 @@ func (s *Server) createTable(c echo.Context) error {
 	}
 	var stake score.Points
 	if in.Stake != nil {
-		if stake, err = score.Parse(*in.Stake); err != nil {
-			return ledger.Invalid("stake_cents_per_point", "%v", err)
+		if stake, err = score.ParseDecimal(*in.Stake); err != nil {
+			return ledger.Refuse("stake_cents_per_point", ledger.StakeHint, "%v", err)
 		}
 	}
 	t, replayed, err := s.svc.CreateTable(c.Request().Context(), actorOf(c), ledger.NewTable{
@@ -78,9 +78,9 @@ func (s *Server) updateTable(c echo.Context) error {
 	}
 	u := ledger.TableUpdate{Name: in.Name, Options: in.Options, SettleMode: in.Mode, MatchLossCents: in.Loss}
 	if in.Stake != nil {
-		stake, err := score.Parse(*in.Stake)
+		stake, err := score.ParseDecimal(*in.Stake)
 		if err != nil {
-			return ledger.Invalid("stake_cents_per_point", "%v", err)
+			return ledger.Refuse("stake_cents_per_point", ledger.StakeHint, "%v", err)
 		}
 		u.Stake = &stake
 	}

@@ -145,7 +145,8 @@ func (s *Service) CreateJoin(ctx context.Context, a Actor, nj NewJoin) (Join, st
 // redeems exactly one wins. A used, expired, unknown or malformed code is
 // ENOTFOUND alike, so an answer never tells which.
 func (s *Service) RedeemJoin(ctx context.Context, code string) (APIKey, string, error) {
-	gone := Errorf(ENOTFOUND, "join code not found: unknown, already used or expired")
+	gone := Errorf(ENOTFOUND, "join code not found: unknown, already used or expired").
+		WithHint("Diese Einladung gilt nicht (mehr): sie ist unbekannt, schon benutzt oder abgelaufen. Bitte lass dir am Tisch eine neue geben.")
 	clubID, ok := joinClub(code)
 	if !ok {
 		return APIKey{}, "", gone

@@ -200,7 +200,8 @@ func (s *Service) CreateClub(ctx context.Context, c NewClub) (Club, string, erro
 // hash in constant time. Unknown, malformed and revoked keys are
 // EUNAUTHORIZED alike.
 func (s *Service) Authenticate(ctx context.Context, token string) (Actor, error) {
-	unauthorized := Errorf(EUNAUTHORIZED, "missing, unknown or revoked API key")
+	unauthorized := Errorf(EUNAUTHORIZED, "missing, unknown or revoked API key").
+		WithHint("Dieses Gerät ist nicht (mehr) angemeldet: sein Zugang fehlt oder wurde zurückgezogen. Bitte lass dir am Tisch eine neue Einladung geben.")
 	clubID, keyID, random, ok := parseKey(token)
 	if !ok {
 		return Actor{}, unauthorized

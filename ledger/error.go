@@ -32,7 +32,11 @@ type Error struct {
 	Message string
 	Field   string
 	Rule    string
-	Extra   map[string]any
+	// Hint is what the players read: German, players named by
+	// score.PlayerRef (rendered with the club's names before it leaves
+	// the service), saying what to do. Empty where the flow words none.
+	Hint  string
+	Extra map[string]any
 }
 
 func (e *Error) Error() string {
@@ -51,6 +55,19 @@ func Errorf(code, format string, args ...any) *Error {
 func Invalid(field, format string, args ...any) *Error {
 	rule := fmt.Sprintf(format, args...)
 	return &Error{Code: EINVALID, Message: field + ": " + rule, Field: field, Rule: rule}
+}
+
+// WithHint returns a copy of e with the German hint for the players.
+func (e *Error) WithHint(hint string) *Error {
+	c := *e
+	c.Hint = hint
+	return &c
+}
+
+// Refuse returns an EINVALID error naming the field and the rule broken,
+// with the German hint for the players.
+func Refuse(field, hint, format string, args ...any) *Error {
+	return Invalid(field, format, args...).WithHint(hint)
 }
 
 // ErrorCode returns the code of err: an *Error's own code, EINVALID for an
@@ -79,7 +96,7 @@ func AsError(err error) *Error {
 	}
 	var v *score.Violation
 	if errors.As(err, &v) {
-		return Invalid(v.Field, "%s", v.Rule)
+		return Invalid(v.Field, "%s", v.Rule).WithHint(v.Hint)
 	}
 	return &Error{Code: EINTERNAL, Message: "internal error"}
 }

@@ -31,8 +31,10 @@ const (
 	ChangeSettlement    ChangeKind = "settlement"
 	ChangeKittyBooking  ChangeKind = "kitty_booking"
 	ChangeTransferPaid  ChangeKind = "transfer_paid"
-	ChangePlayerUpdated ChangeKind = "player_updated"
-	ChangeTableUpdated  ChangeKind = "table_updated"
+	// ChangeTransferUnpaid: a payment marked by mistake was undone.
+	ChangeTransferUnpaid ChangeKind = "transfer_unpaid"
+	ChangePlayerUpdated  ChangeKind = "player_updated"
+	ChangeTableUpdated   ChangeKind = "table_updated"
 )
 
 // Notifier tells subscribers that a club has new changes, whichever

@@ -325,7 +325,11 @@ func revise(h Hand, sess Session, c Correction, corrected bool, stateBefore json
 	var err error
 	rev.Result, err = rescore(h, sess, stateBefore, rev.Facts, rev.Void)
 	if err != nil && !corrected {
-		return rev, Invalid(fmt.Sprintf("hand %d", h.Number), "would no longer be valid after this correction: %v", AsError(err).Rule)
+		hint := fmt.Sprintf("Nach dieser Korrektur passt das spätere Spiel Nr. %d nicht mehr. Bitte die Korrektur prüfen.", h.Number)
+		if own := AsError(err).Hint; own != "" {
+			hint = fmt.Sprintf("Nach dieser Korrektur passt das spätere Spiel Nr. %d nicht mehr: %s", h.Number, own)
+		}
+		return rev, Refuse(fmt.Sprintf("hand %d", h.Number), hint, "would no longer be valid after this correction: %v", AsError(err).Rule)
 	}
 	if err != nil {
 		return rev, err

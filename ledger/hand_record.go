@@ -30,6 +30,9 @@ type Hand struct {
 	// corrections (the facts and result above are the current ones).
 	Revision int  `json:"revision"`
 	Void     bool `json:"void"`
+	// SessionNumber is the hand's number within its evening, from 1, as a
+	// paper list counts (Number runs on across the table's evenings).
+	SessionNumber int `json:"session_number"`
 	// Reason is the reason given with the current revision (why the hand
 	// was corrected or voided, or which correction re-scored it); empty as
 	// recorded.
@@ -42,15 +45,21 @@ type Hand struct {
 
 // MarshalJSON adds to the hand's fields who dealt it and who played it
 // (the result's, as the engine resolved them when the facts left them
-// out).
+// out), and whether it stands corrected.
 func (h Hand) MarshalJSON() ([]byte, error) {
 	type plain Hand
 	return json.Marshal(struct {
 		plain
-		Dealer  int64   `json:"dealer_id,omitempty"`
-		Players []int64 `json:"player_ids,omitempty"`
-	}{plain(h), h.Result.Dealer, h.Result.Players})
+		Dealer    int64   `json:"dealer_id,omitempty"`
+		Players   []int64 `json:"player_ids,omitempty"`
+		Corrected bool    `json:"corrected"`
+	}{plain(h), h.Result.Dealer, h.Result.Players, h.Corrected()})
 }
+
+// Corrected reports whether the hand stands as a later revision than it
+// was recorded with (corrected, or re-scored by an earlier hand's
+// correction) and still counts: an undone (voided) hand is not corrected.
+func (h Hand) Corrected() bool { return h.Revision > 1 && !h.Void }
 
 // NewHand is a hand to record.
 type NewHand struct {

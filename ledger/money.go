@@ -132,6 +132,54 @@ func (s *Service) MarkTransferPaid(ctx context.Context, a Actor, transferID int6
 	return t, err
 }
 
+// UndoWindow is how long the key that marked a payment may undo it; an
+// admin key may undo a payment any time.
+const UndoWindow = 10 * time.Minute
+
+// UndoPayment undoes a payment marked by mistake: a new fact beside the
+// payment, which stays in the audit trail; the transfer is open again and
+// may be paid again. Only the transfer's standing payment of the
+// session's current settlement version is undone, by the key that marked
+// it within UndoWindow or by an admin key; undoing an unpaid transfer
+// changes nothing.
+func (s *Service) UndoPayment(ctx context.Context, a Actor, transferID int64) (Transfer, error) {
+	var t Transfer
+	err := s.inTx(ctx, a.ClubID, func(tx Tx) error {
+		var err error
+		if t, err = tx.Transfer(ctx, transferID); err != nil {
+			return wrap(err, "UndoPayment: Transfer")
+		}
+		sess, err := tx.Session(ctx, t.SessionID)
+		if err != nil {
+			return wrap(err, "UndoPayment: Session")
+		}
+		if _, err := tx.LockTable(ctx, sess.TableID); err != nil {
+			return wrap(err, "UndoPayment: LockTable")
+		}
+		if t, err = tx.Transfer(ctx, transferID); err != nil {
+			return wrap(err, "UndoPayment: Transfer")
+		}
+		if !t.Paid {
+			return nil
+		}
+		if !t.Current {
+			return Errorf(ECONFLICT, "transfer %d belongs to version %d of the settlement of session %d, which a later version replaced counting its payment; its payment stays", transferID, t.Version, t.SessionID).
+				WithHint("Diese Zahlung gehört zu einer älteren Abrechnung und ist in der neuen schon verrechnet. Sie kann nicht mehr zurückgenommen werden.")
+		}
+		own := t.PaidBy != nil && *t.PaidBy == a.KeyID && t.PaidAt != nil && s.now().Sub(*t.PaidAt) <= UndoWindow
+		if a.Role != RoleAdmin && !own {
+			return Errorf(EFORBIDDEN, "only the key that marked the payment may undo it, within %v; an admin key may any time", UndoWindow).
+				WithHint("Eine Zahlung zurücknehmen kann nur das Gerät, das sie eingetragen hat, und nur in den ersten 10 Minuten. Danach bitte jemanden fragen, der den Club verwaltet.")
+		}
+		if t, err = tx.UndoPayment(ctx, transferID, a.KeyID); err != nil {
+			return wrap(err, "UndoPayment: UndoPayment")
+		}
+		return tx.RecordChange(ctx, NewChange{Kind: ChangeTransferUnpaid, TableID: &sess.TableID, SessionID: &sess.ID,
+			Data: map[string]any{"transfer": t.ID, "cents": t.Cents}})
+	})
+	return t, err
+}
+
 // TransferStatus narrows a list of transfers to the open or the paid ones.
 type TransferStatus string
 

@@ -113,6 +113,9 @@ type Transfer struct {
 	Cents     int64      `json:"cents"`
 	Paid      bool       `json:"paid"`
 	PaidAt    *time.Time `json:"paid_at,omitempty"`
+	// PaidBy is the key that marked the standing payment (who may undo it
+	// for a while).
+	PaidBy *int64 `json:"paid_by_key_id,omitempty"`
 	// Version is the settlement version the transfer belongs to; Current
 	// whether that is the session's latest (a replaced version's transfer
 	// cannot be paid any more, but its payment stays and counts).

@@ -72,6 +72,7 @@ type storedTransfer struct {
 	Cents     int64      `json:"cents"`
 	Paid      bool       `json:"paid"`
 	PaidAt    *time.Time `json:"paid_at,omitempty"`
+	PaidBy    *int64     `json:"paid_by,omitempty"` // read with the payment; a stored body has none
 	Version   int        `json:"version,omitempty"`
 	Current   bool       `json:"current"`
 	Date      string     `json:"date,omitempty"`

@@ -8,15 +8,24 @@ import (
 // Player is a club member or guest. A retired player stays in the
 // history but is seated at no new evening.
 type Player struct {
-	ID        int64     `json:"id"`
-	Name      string    `json:"name"`
-	Retired   bool      `json:"retired"`
+	ID      int64  `json:"id"`
+	Name    string `json:"name"`
+	Retired bool   `json:"retired"`
+	// Guest marks a player who is not a member: he plays and pays as
+	// anyone, and the leaderboard leaves him out.
+	Guest     bool      `json:"guest"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// CreatePlayer adds a player to the actor's club; names are unique per
-// club, and a taken name is ECONFLICT naming the player who has it.
+// CreatePlayer adds a member to the actor's club (CreateGuest a guest).
 func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *Idempotency) (Player, bool, error) {
+	return s.CreatePlayerAs(ctx, a, name, false, idem)
+}
+
+// CreatePlayerAs adds a player to the actor's club, a guest or a member;
+// names are unique per club, and a taken name is ECONFLICT naming the
+// player who has it.
+func (s *Service) CreatePlayerAs(ctx context.Context, a Actor, name string, guest bool, idem *Idempotency) (Player, bool, error) {
 	name, err := TrimName("name", name, MaxPlayerNameLen)
 	if err != nil {
 		return Player{}, false, err
@@ -36,7 +45,7 @@ func (s *Service) CreatePlayer(ctx context.Context, a Actor, name string, idem *
 		if err := nameFree(ctx, tx, name); err != nil {
 			return err
 		}
-		if p, err = tx.InsertPlayer(ctx, name); err != nil {
+		if p, err = tx.InsertPlayer(ctx, name, guest); err != nil {
 			return wrap(err, "CreatePlayer: InsertPlayer")
 		}
 		return remember(ctx, tx, idem, KindPlayer, p.ID)
@@ -68,6 +77,8 @@ type PlayerUpdate struct {
 	// Retired takes a player off the list of those who can be seated (or
 	// back on it); his hands, money and statistics stay.
 	Retired *bool
+	// Guest marks him a guest (or a member).
+	Guest *bool
 }
 
 // UpdatePlayer changes a player's name (a typo need not stay forever) or
@@ -103,6 +114,9 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerU
 		if u.Retired != nil {
 			p.Retired = *u.Retired
 		}
+		if u.Guest != nil {
+			p.Guest = *u.Guest
+		}
 		if p == old {
 			return nil
 		}
@@ -110,7 +124,7 @@ func (s *Service) UpdatePlayer(ctx context.Context, a Actor, id int64, u PlayerU
 			return wrap(err, "UpdatePlayer: UpdatePlayer")
 		}
 		return tx.RecordChange(ctx, NewChange{Kind: ChangePlayerUpdated,
-			Data: map[string]any{"player_id": id, "name": p.Name, "was": old.Name, "retired": p.Retired}})
+			Data: map[string]any{"player_id": id, "name": p.Name, "was": old.Name, "retired": p.Retired, "guest": p.Guest}})
 	})
 	return p, err
 }

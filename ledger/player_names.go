@@ -114,3 +114,18 @@ func withoutSummary(raw json.RawMessage) json.RawMessage {
 	}
 	return out
 }
+
+// RenderHint renders the player references in a problem's hint with the
+// names of the actor's club, so the players read names, never ids. A hint
+// without a reference costs no query; if the names cannot be read, the
+// references read "Spieler N".
+func (s *Service) RenderHint(ctx context.Context, a Actor, hint string) string {
+	if !score.HasPlayerRefs(hint) {
+		return hint
+	}
+	n, err := s.names(ctx, a.ClubID)
+	if err != nil {
+		n = nil
+	}
+	return n.Text(hint)
+}

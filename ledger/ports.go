@@ -243,7 +243,7 @@ type PlayerTx interface {
 	FindPlayer(ctx context.Context, id int64) (Player, error)
 	// PlayerByName returns the player called name, if there is one.
 	PlayerByName(ctx context.Context, name string) (Player, bool, error)
-	InsertPlayer(ctx context.Context, name string) (Player, error)
+	InsertPlayer(ctx context.Context, name string, guest bool) (Player, error)
 	// UpdatePlayer stores a player's name and whether he retired.
 	UpdatePlayer(ctx context.Context, p Player) (Player, error)
 	// RetiredPlayers returns those of ids that are retired players of the
@@ -302,6 +302,9 @@ type MoneyTx interface {
 	Transfer(ctx context.Context, id int64) (Transfer, error)
 	// RecordPayment records that a transfer was paid.
 	RecordPayment(ctx context.Context, transferID, recordedBy int64) (Transfer, error)
+	// UndoPayment records that a transfer's standing payment was undone:
+	// a new fact, the payment itself stays.
+	UndoPayment(ctx context.Context, transferID, recordedBy int64) (Transfer, error)
 	InsertKittyBooking(ctx context.Context, b NewKittyBooking) (KittyBooking, error)
 	KittyBooking(ctx context.Context, id int64) (KittyBooking, error)
 }

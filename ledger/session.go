@@ -139,7 +139,11 @@ func (s *Service) withSessionNextHand(ctx context.Context, clubID int64, sess Se
 	if err != nil {
 		return sess, err
 	}
-	return sessionNextHand(t, sess, n)
+	if sess, err = sessionNextHand(t, sess, n); err != nil || !sess.Open() {
+		return sess, err
+	}
+	sess.NextHand, err = s.withAhead(ctx, clubID, t, sess, sess.NextHand)
+	return sess, err
 }
 
 // SessionFilter selects a club's sessions: of one table, of dates from
@@ -149,7 +153,10 @@ type SessionFilter struct {
 	TableID  int64
 	From, To string
 	Open     *bool
-	Page     Page
+	// Played leaves out the closed sessions without a hand: an evening
+	// opened and closed with nothing played is no evening to list.
+	Played bool
+	Page   Page
 }
 
 // Validate checks the filter's dates and that it runs forward.
@@ -169,6 +176,7 @@ func (s *Service) ListSessions(ctx context.Context, a Actor, f SessionFilter) ([
 			return nil, wrap(err, "ListSessions: FindTable")
 		}
 	}
+	f.Played = true
 	list, err := s.Tables.ListSessions(ctx, a.ClubID, f)
 	if err != nil {
 		return nil, wrap(err, "ListSessions: ListSessions")

@@ -22,6 +22,9 @@ type StatsContext struct {
 	TableFound bool
 	// Names are the club's players' names by id.
 	Names Names
+	// Guests are the club's players marked as guests (the leaderboard
+	// leaves them out).
+	Guests map[int64]bool
 	// Live are the hands of the live sessions in the filter (open, or
 	// closed without a settlement), as their current revisions, in
 	// session and number order, with the sessions' dates.
@@ -358,8 +361,8 @@ func (s *Service) Leaderboard(ctx context.Context, a Actor, q LeaderboardQuery) 
 		e.Points, e.Hands, e.Sessions, e.ImportedHands = e.Points.Add(sum.Points), e.Hands+sum.Hands, e.Sessions+sum.Sessions, e.ImportedHands+sum.Hands
 	}
 	for _, e := range entries {
-		if e.Hands < *q.MinHands {
-			continue
+		if e.Hands < *q.MinHands || rec.Guests[e.Player] {
+			continue // a guest is not ranked among the club's players
 		}
 		e.Name = rec.Names[e.Player]
 		e.WinRatePermille = PermilleOf(e.HandsWon, e.Hands-e.ImportedHands)

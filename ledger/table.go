@@ -34,8 +34,12 @@ type Table struct {
 	// NextHand is the state as the next hand will find it (the engine's
 	// preview): with the open session's seating and date when there is
 	// one. Filled by the service's reads.
-	NextHand  json.RawMessage `json:"next_hand,omitempty"`
-	CreatedAt time.Time       `json:"created_at"`
+	NextHand json.RawMessage `json:"next_hand,omitempty"`
+	// LastSeating is the seating of the evening of the table's last hand,
+	// in seating order: what the next evening's seating starts from.
+	// Filled by FindTable; absent before the first hand.
+	LastSeating []int64   `json:"last_seating_ids,omitempty"`
+	CreatedAt   time.Time `json:"created_at"`
 	// Version counts the writes that change what the next hand is scored
 	// from; recording a hand expects the version it was decided from.
 	Version int64 `json:"-"`
@@ -158,7 +162,33 @@ func (s *Service) FindTable(ctx context.Context, a Actor, id int64) (Table, erro
 	if err != nil {
 		return t, err
 	}
-	return withNextHand(t, open[id], n)
+	if t, err = withNextHand(t, open[id], n); err != nil {
+		return t, err
+	}
+	if open[id] != nil {
+		if t.NextHand, err = s.withAhead(ctx, a.ClubID, t, *open[id], t.NextHand); err != nil {
+			return t, err
+		}
+	}
+	t.LastSeating, err = s.lastSeating(ctx, a.ClubID, t)
+	return t, err
+}
+
+// lastSeating is the seating of the evening of a table's last hand, nil
+// before the first.
+func (s *Service) lastSeating(ctx context.Context, clubID int64, t Table) ([]int64, error) {
+	if t.Hands == 0 {
+		return nil, nil
+	}
+	h, err := s.Hands.FindHand(ctx, clubID, t.ID, t.Hands)
+	if err != nil {
+		return nil, wrap(err, "lastSeating: FindHand")
+	}
+	sess, err := s.Tables.FindSession(ctx, clubID, h.SessionID)
+	if err != nil {
+		return nil, wrap(err, "lastSeating: FindSession")
+	}
+	return sess.Seating, nil
 }
 
 // TableStandings returns every player's total at a table, best first.

@@ -97,3 +97,58 @@ func (s *Service) openSessions(ctx context.Context, clubID, tableID int64) (map[
 	}
 	return out, nil
 }
+
+// withAhead adds to an open session's next hand the seats of the hands to
+// come ("ahead": who deals, plays and sits out in each, the next hand
+// first, one round of dealers), where the game's engine tells them
+// (score.Rotator), so a phone offline records a whole round. The engines
+// whose state does not remember the dealer are told who dealt the
+// session's last hand that counts.
+func (s *Service) withAhead(ctx context.Context, clubID int64, t Table, sess Session, next json.RawMessage) (json.RawMessage, error) {
+	e, err := Engine("game", t.Game)
+	if err != nil {
+		return next, err
+	}
+	r, ok := e.(score.Rotator)
+	if !ok || len(next) == 0 {
+		return next, nil
+	}
+	last, err := s.lastDealer(ctx, clubID, t, sess.ID)
+	if err != nil {
+		return next, err
+	}
+	date, err := ParseDate("date", sess.Date)
+	if err != nil {
+		return next, err
+	}
+	ahead, err := r.Ahead(score.Hand{Seated: sess.Seating, Session: sess.ID, Date: date, Rules: sess.Terms.Rules, State: t.State}, last)
+	if err != nil {
+		return next, Errorf(EINTERNAL, "the %s engine cannot tell the hands ahead at table %d: %v", t.Game, t.ID, err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(next, &m); err != nil {
+		return next, Errorf(EINTERNAL, "the next hand of table %d is no object: %v", t.ID, err)
+	}
+	if m["ahead"], err = json.Marshal(ahead); err != nil {
+		return next, err
+	}
+	return json.Marshal(m)
+}
+
+// lastDealer is who dealt the last hand of session that counts (not
+// voided), 0 when it has none. It reads back over voided hands only.
+func (s *Service) lastDealer(ctx context.Context, clubID int64, t Table, session int64) (int64, error) {
+	for n := t.Hands; n > 0; n-- {
+		h, err := s.Hands.FindHand(ctx, clubID, t.ID, n)
+		if err != nil {
+			return 0, wrap(err, "lastDealer: FindHand")
+		}
+		if h.SessionID != session {
+			return 0, nil
+		}
+		if !h.Void {
+			return h.Result.Dealer, nil
+		}
+	}
+	return 0, nil
+}

@@ -100,3 +100,21 @@ func CheckRules(field, game string, rules json.RawMessage) error {
 	}
 	return nil
 }
+
+// FieldHelp is the German help line of one of a table's settings, as the
+// table's form shows it beside the field.
+type FieldHelp struct {
+	Name          string `json:"name"`
+	DescriptionDE string `json:"description_de"`
+	// Games are the games the setting is for; empty: every game.
+	Games []string `json:"games,omitempty"`
+}
+
+// TableFieldsHelp are the help lines of a table's settings beside its
+// game's presets and options (which the game's catalogue describes).
+var TableFieldsHelp = []FieldHelp{
+	{Name: "preset", DescriptionDE: "Das Regelwerk des Tisches; die Optionen ändern einzelne Regeln davon. Leer: das übliche des Spiels."},
+	{Name: "stake_cents_per_point", DescriptionDE: "Einsatz je Punkt in Cent: eine ganze Zahl, ein Bruch wie 1/2 oder mit Komma wie 0,5 (ein halber Cent je Punkt). 0 spielt ohne Geld."},
+	{Name: "settle_mode", DescriptionDE: "Wie am Ende des Abends abgerechnet wird: Spieler zahlen einander (transfers), alle über die Kasse (kitty) oder nur die Verlierer in die Kasse (losers_to_kitty)."},
+	{Name: "match_loss_cents", DescriptionDE: "Was jeder Verlierer einer Partie den Gewinnern zahlt, in Cent (50 sind 50 Cent).", Games: []string{"klaberjass"}},
+}

@@ -36,6 +36,9 @@ func TrimName(field, name string, max int) (string, error) {
 	return name, CheckName(field, name, max)
 }
 
+// StakeHint says the players how to write a stake.
+const StakeHint = "Gib den Einsatz je Punkt in Cent an, von 0 bis 100000: eine ganze Zahl, ein Bruch wie 1/2 oder mit Komma wie 0,5 (ein halber Cent)."
+
 // MaxStake bounds a table's stake: 1.000 € per point, in at most
 // thousandths of a cent, so money can never overflow.
 var MaxStake = score.Int(100_000)
@@ -43,7 +46,7 @@ var MaxStake = score.Int(100_000)
 // CheckStake refuses a negative, huge or too finely divided stake.
 func CheckStake(stake score.Points) error {
 	if stake.Sign() < 0 || stake.Cmp(MaxStake) > 0 || stake.Den() > 1000 {
-		return Invalid("stake_cents_per_point", "must be between 0 and 100000 cents per point, in steps of at least 1/1000 cent, got %s", stake)
+		return Refuse("stake_cents_per_point", StakeHint, "must be between 0 and 100000 cents per point, in steps of at least 1/1000 cent, got %s", stake)
 	}
 	return nil
 }

@@ -26,8 +26,9 @@ var changeShape = map[ledger.ChangeKind]struct {
 	ledger.ChangeSessionClosed:     {session: true},
 	ledger.ChangeSettlement:        {session: true, data: []string{"kitty_cents", "version"}},
 	ledger.ChangeTransferPaid:      {session: true, data: []string{"cents", "transfer"}},
+	ledger.ChangeTransferUnpaid:    {session: true, data: []string{"cents", "transfer"}},
 	ledger.ChangeKittyBooking:      {data: []string{"booking", "cents"}},
-	ledger.ChangePlayerUpdated:     {data: []string{"name", "player_id", "retired", "was"}},
+	ledger.ChangePlayerUpdated:     {data: []string{"name", "player_id", "retired", "was"}, optional: []string{"guest"}},
 	ledger.ChangeTableUpdated:      {table: true, data: []string{"changed"}},
 	ledger.ChangeTournamentCreated: {data: []string{"date", "hands_per_round", "name", "tournament"}},
 	ledger.ChangeRoundOpened:       {data: []string{"round", "tables", "tournament"}},
@@ -57,6 +58,7 @@ type changeData struct {
 	PlayerID *int64  `json:"player_id"`
 	Was      *string `json:"was"`
 	Retired  *bool   `json:"retired"`
+	Guest    *bool   `json:"guest"`
 }
 
 // changeRoundSeat is a table of a round as a round's change names it.

@@ -126,6 +126,7 @@ type Player struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
 	Retired   bool      `json:"retired"`
+	Guest     bool      `json:"guest,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 }
 

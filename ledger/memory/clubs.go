@@ -167,13 +167,13 @@ func (t *tx) PlayerByName(_ context.Context, name string) (ledger.Player, bool, 
 	return ledger.Player{}, false, nil
 }
 
-// UpdatePlayer stores a player's name and whether he retired.
+// UpdatePlayer stores a player's name, whether he retired and whether he is a guest.
 func (t *tx) UpdatePlayer(_ context.Context, p ledger.Player) (ledger.Player, error) {
 	row, ok := t.d.players[p.ID]
 	if !ok || row.club != t.club {
 		return ledger.Player{}, notFound("player %d", p.ID)
 	}
-	row.Name, row.Retired = p.Name, p.Retired
+	row.Name, row.Retired, row.Guest = p.Name, p.Retired, p.Guest
 	put(t, t.d.players, p.ID, row)
 	return row.Player, nil
 }
@@ -191,8 +191,8 @@ func (t *tx) RetiredPlayers(_ context.Context, ids []int64) ([]int64, error) {
 }
 
 // InsertPlayer stores a new player of the club.
-func (t *tx) InsertPlayer(_ context.Context, name string) (ledger.Player, error) {
-	p := ledger.Player{ID: t.next(), Name: name, CreatedAt: t.now}
+func (t *tx) InsertPlayer(_ context.Context, name string, guest bool) (ledger.Player, error) {
+	p := ledger.Player{ID: t.next(), Name: name, Guest: guest, CreatedAt: t.now}
 	put(t, t.d.players, p.ID, playerRow{club: t.club, Player: p})
 	return p, nil
 }

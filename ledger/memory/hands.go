@@ -137,7 +137,15 @@ func (t *tx) appendHand(ctx context.Context, r ledger.HandRecord) (ledger.Hand, 
 		return ledger.Hand{}, ledger.Errorf(ledger.ECONFLICT, "already exists (hands_club_id_table_id_number_key)")
 	}
 	h := ledger.Hand{ID: t.next(), TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game,
-		Rules: r.Session.Terms.Rules, Facts: r.Facts, Result: r.Result, RecordedBy: r.RecordedBy, RecordedAt: t.now, Revision: 1}
+		Rules: r.Session.Terms.Rules, Facts: r.Facts, Result: r.Result, RecordedBy: r.RecordedBy, RecordedAt: t.now, Revision: 1,
+		SessionNumber: 1}
+	for n := r.Number - 1; n > 0; n-- { // a session's hands are numbered on end to end
+		prev, ok := t.d.handByNumber(t.club, r.Table.ID, n)
+		if !ok || prev.SessionID != r.Session.ID {
+			break
+		}
+		h.SessionNumber++
+	}
 	first := ledger.Revision{Revision: 1, Facts: h.Facts, Result: h.Result, RecordedBy: h.RecordedBy, RecordedAt: t.now}
 	put(t, t.d.hands, h.ID, handRow{club: t.club, Hand: h, revisions: []ledger.Revision{first}})
 	put(t, t.d.handNumbers, tableNumber{h.TableID, h.Number}, h.ID)

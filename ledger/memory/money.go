@@ -96,7 +96,8 @@ func (d *data) transfersWhere(clubID int64, match func(ledger.Transfer) bool) []
 		latest, _ := d.latestSettlement(clubID, t.SessionID)
 		t.Version, t.Current, t.Date = set.Version, set.Version == latest.Version, d.sessions[t.SessionID].Date
 		if at, ok := d.payments[t.ID]; ok {
-			t.Paid, t.PaidAt = true, &at
+			by := d.paidBy[t.ID]
+			t.Paid, t.PaidAt, t.PaidBy = true, &at, &by
 		}
 		if match(t) {
 			out = append(out, t)
@@ -116,11 +117,20 @@ func (t *tx) Transfer(_ context.Context, id int64) (ledger.Transfer, error) {
 }
 
 // RecordPayment records that a transfer was paid.
-func (t *tx) RecordPayment(ctx context.Context, transferID, _ int64) (ledger.Transfer, error) {
+func (t *tx) RecordPayment(ctx context.Context, transferID, recordedBy int64) (ledger.Transfer, error) {
 	if _, paid := t.d.payments[transferID]; paid {
 		return ledger.Transfer{}, ledger.Errorf(ledger.ECONFLICT, "already exists (transfer_payments_pkey)")
 	}
 	put(t, t.d.payments, transferID, t.now)
+	put(t, t.d.paidBy, transferID, recordedBy)
+	return t.Transfer(ctx, transferID)
+}
+
+// UndoPayment forgets a transfer's standing payment (the memory store
+// keeps no audit trail; PostgreSQL keeps the payment and the undo).
+func (t *tx) UndoPayment(ctx context.Context, transferID, _ int64) (ledger.Transfer, error) {
+	del(t, t.d.payments, transferID)
+	del(t, t.d.paidBy, transferID)
 	return t.Transfer(ctx, transferID)
 }
 

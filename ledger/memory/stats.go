@@ -93,13 +93,16 @@ func (d *data) in(clubID, sessionID int64, f ledger.StatsFilter) bool {
 // context reads what every figure's read brings: whether the filter's
 // table is the club's, the club's names and the live sessions' hands.
 func (d *data) context(clubID int64, f ledger.StatsFilter) ledger.StatsContext {
-	c := ledger.StatsContext{Names: ledger.Names{}, LiveDates: map[int64]string{}}
+	c := ledger.StatsContext{Names: ledger.Names{}, Guests: map[int64]bool{}, LiveDates: map[int64]string{}}
 	if tb, ok := d.tables[f.TableID]; ok && tb.club == clubID {
 		c.TableFound = true
 	}
 	for id, p := range d.players {
 		if p.club == clubID {
 			c.Names[id] = p.Name
+			if p.Guest {
+				c.Guests[id] = true
+			}
 		}
 	}
 	var ids []int64

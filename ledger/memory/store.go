@@ -134,7 +134,8 @@ type data struct {
 	settlements map[int64]settlementRow
 	versions    map[int64][]int64 // settlement ids by session, oldest first
 	transfers   map[int64]transferRow
-	payments    map[int64]time.Time // paid_at by transfer
+	payments    map[int64]time.Time // paid_at of the standing payment by transfer
+	paidBy      map[int64]int64     // the key that marked it, by transfer
 	kitty       map[int64]kittyRow
 	changes     map[int64][]ledger.Change // by club, in order
 	idempotency map[idemKey]ledger.Claimed
@@ -150,7 +151,7 @@ func newData() data {
 		clubs: map[int64]clubRow{}, keys: map[int64]keyRow{}, players: map[int64]playerRow{},
 		tables: map[int64]tableRow{}, sessions: map[int64]sessionRow{}, hands: map[int64]handRow{},
 		handNumbers: map[tableNumber]int64{}, tableTotals: map[totalKey]total{}, sessTotals: map[totalKey]total{},
-		settlements: map[int64]settlementRow{}, versions: map[int64][]int64{}, transfers: map[int64]transferRow{}, payments: map[int64]time.Time{},
+		settlements: map[int64]settlementRow{}, versions: map[int64][]int64{}, transfers: map[int64]transferRow{}, payments: map[int64]time.Time{}, paidBy: map[int64]int64{},
 		kitty: map[int64]kittyRow{}, changes: map[int64][]ledger.Change{}, idempotency: map[idemKey]ledger.Claimed{},
 		statOpen: map[int64]bool{}, rollups: map[int64]ledger.Rollup{},
 		statMoney: map[int64]ledger.Settlement{}, tournaments: map[int64]tournamentRow{}, joins: map[int64]joinRow{},

@@ -138,7 +138,8 @@ func (s *Store) ListSessions(_ context.Context, clubID int64, f ledger.SessionFi
 		list := d.sessionsWhere(clubID, func(x ledger.Session) bool {
 			return x.ID > f.Page.After && (f.TableID == 0 || x.TableID == f.TableID) &&
 				(f.From == "" || x.Date >= f.From) && (f.To == "" || x.Date <= f.To) &&
-				(f.Open == nil || x.Open() == *f.Open)
+				(f.Open == nil || x.Open() == *f.Open) &&
+				(!f.Played || x.Open() || d.hasHands(clubID, x.ID))
 		}, 1)
 		if f.Page.Limit > 0 && len(list) > f.Page.Limit {
 			list = list[:f.Page.Limit]
@@ -194,4 +195,14 @@ func (t *tx) CloseSession(_ context.Context, id int64) (ledger.Session, error) {
 	s.ClosedAt = &now
 	put(t, t.d.sessions, id, s)
 	return s.Session, nil
+}
+
+// hasHands reports whether a session of the club has a hand.
+func (d *data) hasHands(clubID, sessionID int64) bool {
+	for _, h := range d.hands {
+		if h.club == clubID && h.SessionID == sessionID {
+			return true
+		}
+	}
+	return false
 }

@@ -82,7 +82,7 @@ func (e exportTx) Players(ctx context.Context) (backup.Cursor[backup.Player], er
 		func(r pgx.CollectableRow) (backup.Player, error) {
 			var p ledger.Player
 			err := scanPlayer(r, &p)
-			return backup.Player{ID: p.ID, Name: p.Name, Retired: p.Retired, CreatedAt: p.CreatedAt.UTC()}, err
+			return backup.Player{ID: p.ID, Name: p.Name, Retired: p.Retired, Guest: p.Guest, CreatedAt: p.CreatedAt.UTC()}, err
 		})
 }
 
@@ -172,7 +172,7 @@ func (e exportTx) Transfers(ctx context.Context) (backup.Cursor[backup.Transfer]
 		FROM transfers t
 		JOIN settlements v ON v.club_id = t.club_id AND v.settlement_id = t.settlement_id
 		JOIN sessions s ON s.club_id = t.club_id AND s.session_id = v.session_id
-		LEFT JOIN transfer_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id
+		LEFT JOIN standing_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id
 		WHERE t.club_id = $1 ORDER BY s.table_id, v.session_id, v.version, t.transfer_id`,
 		func(r pgx.CollectableRow) (backup.Transfer, error) {
 			var t backup.Transfer

@@ -517,7 +517,7 @@ func TestExportCoversTheSchema(t *testing.T) {
 		// Carried by the document.
 		"clubs":             "club_id name time_zone created_at change_seq",
 		"api_keys":          "club_id key_id label created_at",
-		"players":           "club_id player_id name retired created_at",
+		"players":           "club_id player_id name retired guest created_at",
 		"tables":            "club_id table_id name game preset options rules stake_num stake_den hands state created_at settle_mode match_loss_cents",
 		"sessions":          "club_id session_id table_id date opened_at closed_at rules stake_num stake_den settle_mode match_loss_cents",
 		"session_players":   "club_id session_id seat player_id",
@@ -568,6 +568,11 @@ func TestExportCoversTheSchema(t *testing.T) {
 		// A queued change is exported as the change it becomes, numbered
 		// after the feed's head (exportTx.Changes).
 		"change_queue": "club_id queue_id kind table_id session_id number data created_at",
+		// A backup carries the payments that stand (standing_payments), as
+		// the first payment of their transfer: an undone payment and its
+		// undo stay in this installation's audit trail only.
+		"transfer_payments ": "seq",
+		"payment_undos":      "club_id transfer_id seq undone_at recorded_by",
 		// A seal covers this installation's rows of the trigger era; an
 		// import chains every row with the key, so it has none to seal.
 		"chain_seals": "club_id hands revisions seal chain_key sealed_at",

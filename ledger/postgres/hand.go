@@ -116,7 +116,7 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		)
 		SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table')`,
 		clubID, h.TableID, after.Hands, after.State, r.Table.Version, after.ChainHead, link.prev, after.Version)
-	queueInsertHand(b, clubID, r, body, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID) })
+	queueInsertHand(b, clubID, r, body, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID, &h.SessionNumber) })
 	queueTotals(b, clubID, h, players, nums, dens, r.Attendance)
 	var queued bool
 	queueChange(b, clubID, r.Change, &queued)
@@ -166,7 +166,7 @@ func queueInsertHand(b *pgx.Batch, clubID int64, r ledger.HandRecord, body []byt
 			INSERT INTO idempotency_keys (club_id, key, request_hash, kind, ref_id)
 			SELECT $1, $16, $17, $18, h.hand_id FROM h WHERE $16 <> ''
 		)
-		SELECT hand_id FROM h`,
+		SELECT hand_id, $4 - coalesce((SELECT min(f.number) FROM hands f WHERE f.club_id = $1 AND f.session_id = $3), $4) + 1 FROM h`,
 		clubID, r.Table.ID, r.Session.ID, r.Number, r.Table.Game, body, r.RecordedBy, at, link.prev, link.hash, link.key,
 		players, nums, dens, r.Session.Date, key, hash, string(ledger.KindHand))
 }
@@ -247,7 +247,8 @@ const selectHand = `
 	SELECT h.hand_id, h.table_id, h.session_id, h.number, h.game, coalesce(h.rules, s.rules),
 	       coalesce(r.facts, h.facts), coalesce(r.result, h.result), coalesce(r.state_after, h.state_after),
 	       CASE WHEN r.revision IS NULL THEN h.body END, h.recorded_by, h.recorded_at, coalesce(r.revision, 1), coalesce(r.void, false), coalesce(r.reason, ''),
-	       coalesce(r.hash, h.hash)
+	       coalesce(r.hash, h.hash),
+	       h.number - (SELECT min(f.number) FROM hands f WHERE f.club_id = h.club_id AND f.session_id = h.session_id) + 1
 	FROM hands h
 	JOIN sessions s ON s.club_id = h.club_id AND s.session_id = h.session_id
 	LEFT JOIN LATERAL (
@@ -263,7 +264,7 @@ func scanHand(row pgx.Row) (ledger.Hand, error) {
 	var h ledger.Hand
 	var t handTexts
 	err := row.Scan(&h.ID, &h.TableID, &h.SessionID, &h.Number, &h.Game, &h.Rules, &t.facts, &t.result, &t.state, &t.body,
-		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void, &h.Reason, &h.Hash)
+		&h.RecordedBy, &h.RecordedAt, &h.Revision, &h.Void, &h.Reason, &h.Hash, &h.SessionNumber)
 	if err != nil {
 		return h, err
 	}

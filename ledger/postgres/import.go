@@ -164,8 +164,8 @@ func queueMembers(q *pgx.Batch, club int64, b *backup.Batch) {
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, club, k.ID, string(k.Role), k.Label, k.SecretHash, k.CreatedAt, k.RevokedAt)
 	}
 	for _, p := range b.Players {
-		q.Queue(`INSERT INTO players (club_id, player_id, name, retired, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5)`,
-			club, p.ID, p.Name, p.Retired, p.CreatedAt)
+		q.Queue(`INSERT INTO players (club_id, player_id, name, retired, guest, created_at) OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6)`,
+			club, p.ID, p.Name, p.Retired, p.Guest, p.CreatedAt)
 	}
 }
 

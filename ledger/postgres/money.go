@@ -45,7 +45,7 @@ func settleInput(ctx context.Context, q queryer, clubID int64, sess ledger.Sessi
 func sessionPayments(ctx context.Context, q queryer, clubID, sessionID int64) ([]ledger.Payment, error) {
 	rows, err := q.Query(ctx, `
 		SELECT t.from_player, t.to_player, t.cents
-		FROM transfers t JOIN transfer_payments p USING (club_id, transfer_id)
+		FROM transfers t JOIN standing_payments p USING (club_id, transfer_id)
 		WHERE t.club_id = $1 AND t.session_id = $2 ORDER BY t.transfer_id`, clubID, sessionID)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func sessionPayments(ctx context.Context, q queryer, clubID, sessionID int64) ([
 // seatedPlayers returns the session's players in seating order.
 func seatedPlayers(ctx context.Context, q queryer, clubID int64, sess ledger.Session) ([]ledger.Player, error) {
 	rows, err := q.Query(ctx, `
-		SELECT p.player_id, p.name, p.retired, p.created_at
+		SELECT p.player_id, p.name, p.retired, p.guest, p.created_at
 		FROM session_players sp JOIN players p USING (club_id, player_id)
 		WHERE sp.club_id = $1 AND sp.session_id = $2
 		ORDER BY sp.seat`, clubID, sess.ID)
@@ -140,13 +140,13 @@ func storedSettlement(ctx context.Context, q queryer, clubID int64, sess ledger.
 // selectTransfer reads transfers (alias t) with their payment (p), their
 // settlement version (v) and whether it is the session's current one.
 const selectTransfer = `
-	SELECT t.transfer_id, t.session_id, t.from_player, t.to_player, t.cents, p.paid_at,
+	SELECT t.transfer_id, t.session_id, t.from_player, t.to_player, t.cents, p.paid_at, p.recorded_by,
 	       v.version, v.version = (SELECT max(version) FROM settlements c WHERE c.club_id = t.club_id AND c.session_id = t.session_id),
 	       to_char(s.date, 'YYYY-MM-DD')
 	FROM transfers t
 	JOIN settlements v ON v.club_id = t.club_id AND v.settlement_id = t.settlement_id
 	JOIN sessions s ON s.club_id = t.club_id AND s.session_id = t.session_id
-	LEFT JOIN transfer_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id`
+	LEFT JOIN standing_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id`
 
 // currentVersion is the condition that t is of its session's latest
 // settlement version.
@@ -167,7 +167,7 @@ func queryTransfers(ctx context.Context, q queryer, where string, args ...any) (
 
 func scanTransfer(r pgx.CollectableRow) (ledger.Transfer, error) {
 	var t ledger.Transfer
-	err := r.Scan(&t.ID, &t.SessionID, &t.From, &t.To, &t.Cents, &t.PaidAt, &t.Version, &t.Current, &t.Date)
+	err := r.Scan(&t.ID, &t.SessionID, &t.From, &t.To, &t.Cents, &t.PaidAt, &t.PaidBy, &t.Version, &t.Current, &t.Date)
 	t.Paid = t.PaidAt != nil
 	return t, err
 }
@@ -187,7 +187,19 @@ func (t *tx) Transfer(ctx context.Context, id int64) (ledger.Transfer, error) {
 // RecordPayment records that a transfer was paid.
 func (t *tx) RecordPayment(ctx context.Context, transferID, recordedBy int64) (ledger.Transfer, error) {
 	if _, err := t.Exec(ctx, `
-		INSERT INTO transfer_payments (club_id, transfer_id, recorded_by) VALUES ($1, $2, $3)`,
+		INSERT INTO transfer_payments (club_id, transfer_id, recorded_by, seq)
+		SELECT $1, $2, $3, coalesce(max(seq), 0) + 1 FROM transfer_payments WHERE club_id = $1 AND transfer_id = $2`,
+		t.club, transferID, recordedBy); err != nil {
+		return ledger.Transfer{}, err
+	}
+	return t.Transfer(ctx, transferID)
+}
+
+// UndoPayment records that the transfer's standing payment is undone.
+func (t *tx) UndoPayment(ctx context.Context, transferID, recordedBy int64) (ledger.Transfer, error) {
+	if _, err := t.Exec(ctx, `
+		INSERT INTO payment_undos (club_id, transfer_id, seq, recorded_by)
+		SELECT club_id, transfer_id, seq, $3 FROM standing_payments WHERE club_id = $1 AND transfer_id = $2`,
 		t.club, transferID, recordedBy); err != nil {
 		return ledger.Transfer{}, err
 	}
@@ -267,7 +279,7 @@ func (s *Store) KittyMovements(ctx context.Context, clubID int64) ([]ledger.Kitt
 	b.Queue(`
 		SELECT * FROM (
 			SELECT `+fmt.Sprintf(kittyTransfer, "'"+ledger.KittyPayment+"'")+`, p.paid_at
-			FROM transfers t JOIN transfer_payments p USING (club_id, transfer_id)
+			FROM transfers t JOIN standing_payments p USING (club_id, transfer_id)
 			WHERE t.club_id = $1 AND (t.from_player IS NULL OR t.to_player IS NULL)
 			UNION ALL
 			SELECT cents, kind, note, NULL, session_id, NULL, booking_id, created_at
@@ -277,7 +289,7 @@ func (s *Store) KittyMovements(ctx context.Context, clubID int64) ([]ledger.Kitt
 		SELECT `+fmt.Sprintf(kittyTransfer, "'"+ledger.KittyOpen+"'")+`, v.created_at
 		FROM transfers t
 		JOIN settlements v ON v.club_id = t.club_id AND v.settlement_id = t.settlement_id
-		LEFT JOIN transfer_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id
+		LEFT JOIN standing_payments p ON p.club_id = t.club_id AND p.transfer_id = t.transfer_id
 		WHERE t.club_id = $1 AND (t.from_player IS NULL OR t.to_player IS NULL) AND p.transfer_id IS NULL
 		AND `+currentVersion+` ORDER BY t.transfer_id`, clubID).Query(scan(&receivable))
 	return cash, receivable, mapError(send(ctx, s.pool, b))

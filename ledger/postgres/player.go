@@ -52,20 +52,20 @@ func (t *tx) PlayerByName(ctx context.Context, name string) (ledger.Player, bool
 }
 
 // InsertPlayer stores a new player of the club.
-func (t *tx) InsertPlayer(ctx context.Context, name string) (ledger.Player, error) {
+func (t *tx) InsertPlayer(ctx context.Context, name string, guest bool) (ledger.Player, error) {
 	var p ledger.Player
 	err := scanPlayer(t.QueryRow(ctx, `
-		INSERT INTO players (club_id, name) VALUES ($1, $2)
-		RETURNING player_id, name, retired, created_at`, t.club, name), &p)
+		INSERT INTO players (club_id, name, guest) VALUES ($1, $2, $3)
+		RETURNING player_id, name, retired, guest, created_at`, t.club, name, guest), &p)
 	return p, err
 }
 
-// UpdatePlayer stores a player's name and whether he retired.
+// UpdatePlayer stores a player's name, whether he retired and whether he is a guest.
 func (t *tx) UpdatePlayer(ctx context.Context, p ledger.Player) (ledger.Player, error) {
 	var out ledger.Player
 	err := scanPlayer(t.QueryRow(ctx, `
-		UPDATE players SET name = $3, retired = $4 WHERE club_id = $1 AND player_id = $2
-		RETURNING player_id, name, retired, created_at`, t.club, p.ID, p.Name, p.Retired), &out)
+		UPDATE players SET name = $3, retired = $4, guest = $5 WHERE club_id = $1 AND player_id = $2
+		RETURNING player_id, name, retired, guest, created_at`, t.club, p.ID, p.Name, p.Retired, p.Guest), &out)
 	return out, notFound(err, "player %d", p.ID)
 }
 
@@ -87,8 +87,8 @@ func (t *tx) MissingPlayers(ctx context.Context, ids []int64) ([]int64, error) {
 	return missing, err
 }
 
-const selectPlayer = `SELECT player_id, name, retired, created_at FROM players`
+const selectPlayer = `SELECT player_id, name, retired, guest, created_at FROM players`
 
 func scanPlayer(row pgx.Row, p *ledger.Player) error {
-	return row.Scan(&p.ID, &p.Name, &p.Retired, &p.CreatedAt)
+	return row.Scan(&p.ID, &p.Name, &p.Retired, &p.Guest, &p.CreatedAt)
 }

@@ -27,8 +27,10 @@ func (s *Store) ListSessions(ctx context.Context, clubID int64, f ledger.Session
 		  AND ($3 = 0 OR s.table_id = $3)
 		  AND ($4 = '' OR s.date >= $4::date) AND ($5 = '' OR s.date <= $5::date)
 		  AND ($6::boolean IS NULL OR (s.closed_at IS NULL) = $6)
+		  AND (NOT $8 OR s.closed_at IS NULL
+		       OR EXISTS (SELECT 1 FROM hands h WHERE h.club_id = s.club_id AND h.session_id = s.session_id))
 		ORDER BY s.session_id
-		LIMIT nullif($7, 0)`, clubID, f.Page.After, f.TableID, f.From, f.To, f.Open, f.Page.Limit)
+		LIMIT nullif($7, 0)`, clubID, f.Page.After, f.TableID, f.From, f.To, f.Open, f.Page.Limit, f.Played)
 }
 
 // SessionsOn returns the club's sessions of a date, oldest first.

@@ -45,15 +45,22 @@ func filterSQL(f ledger.StatsFilter, alias string, args *[]any) string {
 // names, and the live sessions in the filter (stat_open) with their hands'
 // current revisions, which the ledger rolls up.
 func queueContext(b *pgx.Batch, clubID int64, f ledger.StatsFilter, c *ledger.StatsContext) {
-	c.Names, c.LiveDates = ledger.Names{}, map[int64]string{}
+	c.Names, c.Guests, c.LiveDates = ledger.Names{}, map[int64]bool{}, map[int64]string{}
 	if f.TableID != 0 {
 		b.Queue(`SELECT EXISTS (SELECT 1 FROM tables WHERE club_id = $1 AND table_id = $2)`, clubID, f.TableID).
 			QueryRow(func(row pgx.Row) error { return row.Scan(&c.TableFound) })
 	}
-	b.Queue(`SELECT player_id, name FROM players WHERE club_id = $1`, clubID).Query(func(rows pgx.Rows) error {
+	b.Queue(`SELECT player_id, name, guest FROM players WHERE club_id = $1`, clubID).Query(func(rows pgx.Rows) error {
 		var id int64
 		var name string
-		_, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error { c.Names[id] = name; return nil })
+		var guest bool
+		_, err := pgx.ForEachRow(rows, []any{&id, &name, &guest}, func() error {
+			c.Names[id] = name
+			if guest {
+				c.Guests[id] = true
+			}
+			return nil
+		})
 		return err
 	})
 	args := []any{clubID}

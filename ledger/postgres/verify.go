@@ -156,7 +156,7 @@ func ledgerChecks() []check {
 			SELECT t.club_id, t.session_id, x.player,
 			       sum(CASE WHEN x.player = t.to_player THEN t.cents ELSE -t.cents END) AS cents
 			FROM transfers t
-			LEFT JOIN transfer_payments pay ON pay.club_id = t.club_id AND pay.transfer_id = t.transfer_id
+			LEFT JOIN standing_payments pay ON pay.club_id = t.club_id AND pay.transfer_id = t.transfer_id
 			JOIN cur c ON c.club_id = t.club_id AND c.session_id = t.session_id
 			CROSS JOIN LATERAL (VALUES (t.from_player), (t.to_player)) x(player)
 			WHERE x.player IS NOT NULL AND (pay.transfer_id IS NOT NULL OR t.settlement_id = c.settlement_id)

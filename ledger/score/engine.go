@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -253,6 +254,12 @@ func SortStats(stats []Stat, order []int64) {
 type Violation struct {
 	Field string `json:"field"`
 	Rule  string `json:"rule"`
+	// Hint says the same to the players at the table, in German: what is
+	// wrong and what to do, naming players by PlayerRef, never by id or
+	// field path ("Bei einem Solo spielt nur der Solist Re: wähle ihn
+	// aus."). Empty where the engine words none; the ledger then gives a
+	// general one.
+	Hint string `json:"hint,omitempty"`
 }
 
 func (v *Violation) Error() string { return v.Field + ": " + v.Rule }
@@ -260,6 +267,34 @@ func (v *Violation) Error() string { return v.Field + ": " + v.Rule }
 // Invalid returns a *Violation for field with a formatted rule.
 func Invalid(field, format string, args ...any) error {
 	return &Violation{Field: field, Rule: fmt.Sprintf(format, args...)}
+}
+
+// Refuse returns a *Violation for field with a formatted rule and the
+// German hint for the players (see Violation.Hint).
+func Refuse(field, hint, format string, args ...any) error {
+	return &Violation{Field: field, Rule: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// HintOf is the hint of err's *Violation, "" without one.
+func HintOf(err error) string {
+	var v *Violation
+	if errors.As(err, &v) {
+		return v.Hint
+	}
+	return ""
+}
+
+// WithHint gives err's *Violation the hint when it has none yet; any other
+// error is returned as it is. An engine uses it where one refusal has many
+// causes and one German sentence says what to do about all of them.
+func WithHint(err error, hint string) error {
+	var v *Violation
+	if !errors.As(err, &v) || v.Hint != "" {
+		return err
+	}
+	c := *v
+	c.Hint = hint
+	return &c
 }
 
 // DecodeStrict decodes one JSON value into v, refusing unknown fields and

@@ -37,6 +37,9 @@ func PlayerRef(id int64) string {
 	return refOpen + strconv.FormatInt(id, 10) + refClose
 }
 
+// HasPlayerRefs reports whether text holds a player reference.
+func HasPlayerRefs(text string) bool { return strings.Contains(text, refOpen) }
+
 // PlayerList joins the references to ids the German way: "A", "A und B",
 // "A, B und C"; "" for none.
 func PlayerList(ids []int64) string {

@@ -186,6 +186,31 @@ func Parse(s string) (Points, error) {
 	return Frac(n, d), nil
 }
 
+// ParseDecimal reads points as Parse does, or as a decimal with a comma
+// or a point as people write money ("0,5", "2.25": at most 3 places),
+// exactly: "0,5" is 1/2.
+func ParseDecimal(s string) (Points, error) {
+	whole, frac, ok := strings.Cut(strings.Replace(s, ",", ".", 1), ".")
+	if !ok {
+		return Parse(s)
+	}
+	if frac == "" || len(frac) > 3 || strings.ContainsAny(frac, "+-") {
+		return Points{}, fmt.Errorf("points %q: want an integer, a fraction like 1/2 or a decimal like 0,5 with at most 3 places", s)
+	}
+	den := int64(1)
+	for range frac {
+		den *= 10
+	}
+	n, err := Parse(whole + frac)
+	if err != nil || whole == "" || whole == "-" {
+		return Points{}, fmt.Errorf("points %q: want an integer, a fraction like 1/2 or a decimal like 0,5 with at most 3 places", s)
+	}
+	if n.Den() != 1 {
+		return Points{}, fmt.Errorf("points %q: a decimal has no fraction bar", s)
+	}
+	return n.DivInt(den), nil
+}
+
 // MarshalJSON writes points as a JSON string in the exact form ("-7/2").
 func (p Points) MarshalJSON() ([]byte, error) {
 	return []byte(`"` + p.String() + `"`), nil

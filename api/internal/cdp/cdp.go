@@ -195,6 +195,8 @@ type Page struct {
 	mu      sync.Mutex
 	loaded  chan struct{}
 	errors  []string
+	dialogs []string       // the messages of the dialogs accepted so far
+	network map[string]any // the conditions while online (none: the machine's)
 }
 
 // NewPage opens a tab in a browser context of its own (its own storage,
@@ -257,6 +259,13 @@ func (p *Page) event(m cdpMessage) {
 		default:
 		}
 	case "Page.javascriptDialogOpening":
+		var d struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(m.Params, &d)
+		p.mu.Lock()
+		p.dialogs = append(p.dialogs, d.Message)
+		p.mu.Unlock()
 		go func() { _ = p.b.send(p.session, "Page.handleJavaScriptDialog", map[string]any{"accept": true}, nil) }()
 	case "Runtime.exceptionThrown":
 		p.mu.Lock()
@@ -383,10 +392,31 @@ func (p *Page) Text(selector string) string {
 	return s
 }
 
-// Offline takes the page's network away, or gives it back.
+// Offline takes the page's network away, or gives it back (as slow as
+// SlowPhone made it).
 func (p *Page) Offline(off bool) {
 	p.t.Helper()
-	p.Call("Network.emulateNetworkConditions", map[string]any{"offline": off, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}, nil)
+	conditions := map[string]any{"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+	if p.network != nil {
+		conditions = p.network
+	}
+	params := map[string]any{"offline": off}
+	for k, v := range conditions {
+		params[k] = v
+	}
+	p.Call("Network.emulateNetworkConditions", params, nil)
+}
+
+// SlowPhone makes the page a club's slow phone: its CPU four times slower
+// (Emulation.setCPUThrottlingRate) and a slow mobile network (150 ms each
+// way, 1.6 Mbit/s down, 750 kbit/s up) for every request and the live
+// stream, so races between an answer and a tap show in the tests as they
+// would at a table.
+func (p *Page) SlowPhone() {
+	p.t.Helper()
+	p.Call("Emulation.setCPUThrottlingRate", map[string]any{"rate": 4}, nil)
+	p.network = map[string]any{"latency": 150, "downloadThroughput": 1600 * 1024 / 8, "uploadThroughput": 750 * 1024 / 8}
+	p.Offline(false)
 }
 
 // Screenshot leaves a PNG of the viewport scrolled to the top in the
@@ -411,6 +441,14 @@ func (p *Page) Capture() []byte {
 	}
 	p.Call("Page.captureScreenshot", map[string]any{"format": "png"}, &res)
 	return res.Data
+}
+
+// Dialogs are the messages of the dialogs (confirm, alert) the page
+// opened and the test accepted, oldest first.
+func (p *Page) Dialogs() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.dialogs...)
 }
 
 // ConsoleErrors are the uncaught exceptions of the page so far.

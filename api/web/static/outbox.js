@@ -5,6 +5,7 @@
 
 const DB = 'stichbuch', STORE = 'outbox';
 
+/** @returns {Promise<IDBDatabase>} */
 function open() {
   return new Promise((resolve, reject) => {
     const req = indexedDB.open(DB, 1);
@@ -14,6 +15,11 @@ function open() {
   });
 }
 
+/**
+ * @param {IDBTransactionMode} mode
+ * @param {(s: IDBObjectStore) => IDBRequest | void} fn
+ * @returns {Promise<any>}
+ */
 async function tx(mode, fn) {
   const db = await open();
   return new Promise((resolve, reject) => {
@@ -24,16 +30,26 @@ async function tx(mode, fn) {
   });
 }
 
+/**
+ * @typedef {{id: string, table_id: number, session_id: number, number: number, facts: any, at: number, problem?: any}} Entry
+ */
+
+/** @param {Entry} entry */
 export const put = (entry) => tx('readwrite', (s) => s.put(entry));
+/** @param {string} id */
 export const remove = (id) => tx('readwrite', (s) => s.delete(id));
 
-// list gives a table's entries in the order they were recorded.
+/**
+ * list gives a table's entries in the order they were recorded.
+ * @param {number} tableID
+ * @returns {Promise<Entry[]>}
+ */
 export async function list(tableID) {
   const all = (await tx('readonly', (s) => s.getAll())) || [];
-  return all.filter((e) => e.table_id === tableID).sort((a, b) => a.number - b.number || a.at - b.at);
+  return all.filter((/** @type {Entry} */ e) => e.table_id === tableID).sort((/** @type {Entry} */ a, /** @type {Entry} */ b) => a.number - b.number || a.at - b.at);
 }
 
 export async function tables() {
   const all = (await tx('readonly', (s) => s.getAll())) || [];
-  return [...new Set(all.map((e) => e.table_id))];
+  return [...new Set(all.map((/** @type {Entry} */ e) => e.table_id))];
 }

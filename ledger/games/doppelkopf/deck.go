@@ -41,6 +41,14 @@ func (d deck) name() string {
 	return "with 40 cards (no nines)"
 }
 
+// floorGerman says in German what the least trick holds, as a sentence.
+func (d deck) floorGerman() string {
+	if d.nines {
+		return "Mit 48 Karten hat ein Stich mindestens 0 Augen (vier Neunen)."
+	}
+	return "Ohne Neunen hat jeder Stich mindestens 8 Augen (vier Buben)."
+}
+
 // ranks are the Augen of the ranks in the pack, lowest first.
 func (d deck) ranks() []int {
 	if d.nines {

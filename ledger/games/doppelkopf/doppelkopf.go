@@ -83,6 +83,10 @@ type Rules struct {
 	// special points and, under ddv, the points reached against an Absage.
 	// A rule set stored without it scores as off.
 	NoWinnerUnterGespielt bool `json:"no_winner_unter_gespielt"`
+	// Koenigssolo allows the game koenigssolo: a solo with the Könige as
+	// the only trumps (a house rule; off in both presets). A rule set
+	// stored without it has none.
+	Koenigssolo bool `json:"koenigssolo"`
 	// Turnier is tournament play by the TSR (turnier.go): every session is
 	// one Spielrunde at a table of four, each announced solo a Pflichtsolo
 	// or a Lustsolo. A rule set stored without it is not tournament play.
@@ -141,6 +145,7 @@ type Options struct {
 	RevokerPaysAlone      *bool   `json:"revoker_pays_alone" de:"Wer verwirft, zahlt den Verlust seiner Partei allein." en:"A revoker pays his party's whole loss alone."`
 	Nines                 *bool   `json:"nines" de:"Mit Neunen: 48 Karten, 12 Stiche (sonst 40 Karten, 10 Stiche)." en:"With nines: 48 cards, 12 tricks (else 40 cards, 10 tricks)."`
 	NoWinnerUnterGespielt *bool   `json:"no_winner_unter_gespielt" de:"Erreicht keine Partei ihr Ziel, zählt „unter 90 gespielt“ trotzdem (TSR 7.1.3)." en:"When neither party reaches its goal, \"unter 90 gespielt\" still counts (TSR 7.1.3)."`
+	Koenigssolo           *bool   `json:"koenigssolo" de:"Königssolo: ein Solo, in dem nur die Könige Trumpf sind (Hausregel)." en:"Königssolo: a solo with the Könige as the only trumps (a house rule)."`
 	Turnier               *bool   `json:"turnier" de:"Turnierspiel nach TSR: Spielrunden zu viert mit Pflichtsoli." en:"Tournament play by the TSR: rounds of four with compulsory solos."`
 }
 
@@ -192,6 +197,7 @@ func applyOptions(r *Rules, o Options) error {
 	setBool(&r.Nines, o.Nines)
 	setBool(&r.NoWinnerUnterGespielt, o.NoWinnerUnterGespielt)
 	setBool(&r.Turnier, o.Turnier)
+	setBool(&r.Koenigssolo, o.Koenigssolo)
 	if o.BockRoundLength != nil {
 		n := *o.BockRoundLength
 		if n < 0 || n > maxBockRoundLength {
@@ -309,6 +315,9 @@ func scorePlayed(res *score.Result, st *State, hd hand, rules Rules, seated int)
 	}
 	if bock {
 		c.mul("Bock", 2)
+	}
+	if rules.Bock && hd.solo && st.BockGamesLeft > 0 {
+		c.mul("Solo in der Bockrunde: zählt nicht doppelt", 1)
 	}
 	if hd.solo && w == kontraParty && rules.SoloVerloren {
 		c.add("Solo verloren", 1)
@@ -462,6 +471,8 @@ func gameTitle(hd hand) string {
 		return "Bubensolo"
 	case GameFleischloser:
 		return "Fleischloser"
+	case GameKoenigssolo:
+		return "Königssolo"
 	case GameStilleHochzeit:
 		return "Stille Hochzeit"
 	}

@@ -14,6 +14,7 @@ const (
 	GameDamensolo          = "damensolo"
 	GameBubensolo          = "bubensolo"
 	GameFleischloser       = "fleischloser"
+	GameKoenigssolo        = "koenigssolo"
 	GameStilleHochzeit     = "stille_hochzeit"
 	GameSchmeissen         = "schmeissen"
 	GameArmutNichtGenommen = "armut_nicht_genommen"
@@ -22,6 +23,7 @@ const (
 var gameNames = []string{
 	GameNormal, GameHochzeit, GameArmut, GameFarbsolo, GameKoehler, GameDamensolo,
 	GameBubensolo, GameFleischloser, GameStilleHochzeit, GameSchmeissen, GameArmutNichtGenommen,
+	GameKoenigssolo,
 }
 
 // Suits of a Farbsolo; karo is the Trumpfsolo.
@@ -190,7 +192,7 @@ func isRedeal(game string) bool {
 // isDeclaredSolo reports the solos a player announces.
 func isDeclaredSolo(game string) bool {
 	switch game {
-	case GameFarbsolo, GameKoehler, GameDamensolo, GameBubensolo, GameFleischloser:
+	case GameFarbsolo, GameKoehler, GameDamensolo, GameBubensolo, GameFleischloser, GameKoenigssolo:
 		return true
 	}
 	return false
@@ -209,5 +211,5 @@ func karoAssTrump(game, suit string) bool {
 
 // kreuzBubeTrump reports whether the Kreuz-Bube is trump (a Karlchen).
 func kreuzBubeTrump(game string) bool {
-	return game != GameDamensolo && game != GameFleischloser
+	return game != GameDamensolo && game != GameFleischloser && game != GameKoenigssolo
 }

@@ -54,3 +54,26 @@ func (Engine) Preview(h score.Hand) (json.RawMessage, error) {
 	st.Summary = st.summary(h.Seated)
 	return json.Marshal(st)
 }
+
+// Ahead returns the seats of the session's next hands, one round of
+// dealers: the next hand's dealer as Score finds him, then each next
+// seated player; the four seats after the dealer play (with four seated,
+// everyone), the others sit out. A redeal or a Pflichtsolo that deals
+// again changes the round; the next state's ahead says so.
+func (Engine) Ahead(h score.Hand, _ int64) ([]score.Seats, error) {
+	if len(h.Seated) == 0 {
+		return []score.Seats{}, nil
+	}
+	rules, err := decodeRules(h.Rules)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSeated(h.Seated); err != nil {
+		return nil, err
+	}
+	st, err := decodeState(h.State)
+	if err != nil {
+		return nil, err
+	}
+	return score.Rotate(h.Seated, firstDealer(&st, rules, h.Session, h.Seated), playersPerHand, false), nil
+}

@@ -35,7 +35,7 @@ var soloKeys = func() map[soloKind][2]string {
 	for _, s := range suitNames {
 		put(soloKind{GameFarbsolo, s}, GameFarbsolo+"_"+s)
 	}
-	for _, g := range []string{GameKoehler, GameDamensolo, GameBubensolo, GameFleischloser, GameStilleHochzeit, GameHochzeit} {
+	for _, g := range []string{GameKoehler, GameDamensolo, GameBubensolo, GameFleischloser, GameKoenigssolo, GameStilleHochzeit, GameHochzeit} {
 		put(soloKind{g, ""}, g)
 	}
 	return m

@@ -26,7 +26,7 @@ func validate(f Facts, r Rules, seated []int64, nextDealer int64) (hand, error) 
 		return hd, checkRedeal(f)
 	}
 	if f.Re == nil {
-		return hand{}, score.Invalid("facts.re", "is required: the Re party's players and Augen")
+		return hand{}, score.Refuse("facts.re", "Wähle die Re-Spieler und trag ihre Augen ein.", "is required: the Re party's players and Augen")
 	}
 	kontraFacts := PartyFacts{}
 	if f.Kontra != nil {
@@ -55,13 +55,16 @@ func checkGame(f Facts, r Rules) error {
 		return score.Invalid("facts.game", "must be one of %s, got %q", strings.Join(gameNames, ", "), f.Game)
 	}
 	if (f.Game == GameArmut || f.Game == GameArmutNichtGenommen) && !r.Armut {
-		return score.Invalid("facts.game", "Armut is not played under this rule set (option armut is off)")
+		return score.Refuse("facts.game", "Armut wird an diesem Tisch nicht gespielt (Tischregeln). Wähle ein anderes Spiel.", "Armut is not played under this rule set (option armut is off)")
+	}
+	if f.Game == GameKoenigssolo && !r.Koenigssolo {
+		return score.Refuse("facts.game", "Ein Königssolo wird an diesem Tisch nicht gespielt (Tischregeln). Wähle ein anderes Spiel.", "a Königssolo is not played under this rule set (option koenigssolo is off)")
 	}
 	if f.Game == GameSchmeissen && !r.Schmeissen {
-		return score.Invalid("facts.game", "Schmeißen is not allowed under this rule set (option schmeissen is off)")
+		return score.Refuse("facts.game", "Schmeißen ist an diesem Tisch nicht erlaubt (Tischregeln). Wähle ein anderes Spiel.", "Schmeißen is not allowed under this rule set (option schmeissen is off)")
 	}
 	if f.Game == GameFarbsolo && !slices.Contains(suitNames, f.Suit) {
-		return score.Invalid("facts.suit", "a Farbsolo names its suit: kreuz, pik, herz or karo (Trumpfsolo), got %q", f.Suit)
+		return score.Refuse("facts.suit", "Wähle die Trumpffarbe des Farbsolos: Kreuz, Pik, Herz oder Karo.", "a Farbsolo names its suit: kreuz, pik, herz or karo (Trumpfsolo), got %q", f.Suit)
 	}
 	if f.Game != GameFarbsolo && f.Suit != "" {
 		return score.Invalid("facts.suit", "only a Farbsolo names a suit")
@@ -72,11 +75,11 @@ func checkGame(f Facts, r Rules) error {
 // checkSeated checks the session's seating: 4 to 7 distinct players.
 func checkSeated(seated []int64) error {
 	if len(seated) < playersPerHand || len(seated) > maxPlayersOfTable {
-		return score.Invalid("seated", "a Doppelkopf table seats 4 to 7 players, got %d", len(seated))
+		return score.Refuse("seated", fmt.Sprintf("An einem Doppelkopf-Tisch sitzen 4 bis 7 Spieler, gewählt sind %d. Bitte die Sitzordnung ändern.", len(seated)), "a Doppelkopf table seats 4 to 7 players, got %d", len(seated))
 	}
 	for i, id := range seated {
 		if slices.Contains(seated[:i], id) {
-			return score.Invalid(fmt.Sprintf("seated[%d]", i), "player %d is seated twice", id)
+			return score.Refuse(fmt.Sprintf("seated[%d]", i), score.PlayerRef(id)+" sitzt zweimal am Tisch. Bitte die Sitzordnung prüfen.", "player %d is seated twice", id)
 		}
 	}
 	return nil
@@ -89,22 +92,22 @@ func resolveSeats(f Facts, seated []int64, nextDealer int64) (int64, []int64, er
 	if f.Dealer != nil {
 		dealer = *f.Dealer
 		if !slices.Contains(seated, dealer) {
-			return 0, nil, score.Invalid("facts.dealer", "player %d is not seated in this session", dealer)
+			return 0, nil, score.Refuse("facts.dealer", "Wer gibt, muss heute am Tisch sitzen. Wähle den Geber unter "+score.PlayerList(seated)+".", "player %d is not seated in this session", dealer)
 		}
 	}
 	if f.Players == nil {
 		return dealer, defaultPlayers(seated, dealer), nil
 	}
 	if len(f.Players) != playersPerHand {
-		return 0, nil, score.Invalid("facts.players", "Doppelkopf is played by exactly 4 players, got %d", len(f.Players))
+		return 0, nil, score.Refuse("facts.players", fmt.Sprintf("Doppelkopf spielen genau vier, gewählt sind %d. Bitte wähle vier Spieler.", len(f.Players)), "Doppelkopf is played by exactly 4 players, got %d", len(f.Players))
 	}
 	for i, id := range f.Players {
 		field := fmt.Sprintf("facts.players[%d]", i)
 		if !slices.Contains(seated, id) {
-			return 0, nil, score.Invalid(field, "player %d is not seated in this session", id)
+			return 0, nil, score.Refuse(field, "Mitspielen kann nur, wer heute am Tisch sitzt. Wähle vier Spieler unter "+score.PlayerList(seated)+".", "player %d is not seated in this session", id)
 		}
 		if slices.Contains(f.Players[:i], id) {
-			return 0, nil, score.Invalid(field, "player %d is named twice", id)
+			return 0, nil, score.Refuse(field, score.PlayerRef(id)+" ist zweimal gewählt. Bitte wähle vier verschiedene Spieler.", "player %d is named twice", id)
 		}
 	}
 	active := make([]int64, 0, playersPerHand)
@@ -160,21 +163,22 @@ func reSize(game string) int {
 func checkParties(hd *hand, re, kontra PartyFacts) error {
 	want := reSize(hd.game)
 	n := len(re.Players)
+	name := gameTitle(*hd)
 	switch {
 	case want == 0 && (n < 1 || n > 2):
-		return score.Invalid("facts.re.players", "a Hochzeit has a Re party of two players (partner found) or one (no partner found: a solo), got %d", n)
+		return score.Refuse("facts.re.players", "Bei einer Hochzeit spielen zwei Re (mit Partner) oder einer allein (kein Partner gefunden). Wähle einen oder zwei Re-Spieler.", "a Hochzeit has a Re party of two players (partner found) or one (no partner found: a solo), got %d", n)
 	case want == 1 && n != 1:
-		return score.Invalid("facts.re.players", "a solo has a Re party of one player, the soloist, got %d", n)
+		return score.Refuse("facts.re.players", "Beim "+name+" spielt der Solist allein Re. Wähle genau einen Spieler als Solisten.", "a solo has a Re party of one player, the soloist, got %d", n)
 	case want == 2 && n != 2:
-		return score.Invalid("facts.re.players", "a %s game has a Re party of two players, got %d", hd.game, n)
+		return score.Refuse("facts.re.players", fmt.Sprintf("Bei %s spielen zwei Re gegen zwei Kontra, gewählt sind %d. Wähle die beiden Re-Spieler.", withArticle(name), n), "a %s game has a Re party of two players, got %d", hd.game, n)
 	}
 	for i, id := range re.Players {
 		field := fmt.Sprintf("facts.re.players[%d]", i)
 		if !slices.Contains(hd.active, id) {
-			return score.Invalid(field, "player %d is not one of the hand's four players", id)
+			return score.Refuse(field, notInHand(id, hd.active, "Re"), "player %d is not one of the hand's four players", id)
 		}
 		if slices.Contains(re.Players[:i], id) {
-			return score.Invalid(field, "player %d is named twice", id)
+			return score.Refuse(field, score.PlayerRef(id)+" ist zweimal bei Re gewählt. Bitte wähle verschiedene Spieler.", "player %d is named twice", id)
 		}
 	}
 	for _, id := range hd.active {
@@ -195,18 +199,18 @@ func checkKontraPlayers(hd *hand, named []int64) error {
 		return nil
 	}
 	if len(named) != len(hd.kontra.players) {
-		return score.Invalid("facts.kontra.players", "the Kontra party is the other %d players, got %d", len(hd.kontra.players), len(named))
+		return score.Refuse("facts.kontra.players", "Kontra sind die übrigen Spieler: "+score.PlayerList(hd.kontra.players)+". Bitte die Parteien prüfen.", "the Kontra party is the other %d players, got %d", len(hd.kontra.players), len(named))
 	}
 	for i, id := range named {
 		field := fmt.Sprintf("facts.kontra.players[%d]", i)
 		if slices.Contains(hd.re.players, id) {
-			return score.Invalid(field, "player %d is in the Re party", id)
+			return score.Refuse(field, score.PlayerRef(id)+" spielt schon Re und kann nicht zugleich Kontra sein. Bitte die Parteien prüfen.", "player %d is in the Re party", id)
 		}
 		if !slices.Contains(hd.kontra.players, id) {
-			return score.Invalid(field, "player %d is not one of the hand's four players", id)
+			return score.Refuse(field, notInHand(id, hd.active, "Kontra"), "player %d is not one of the hand's four players", id)
 		}
 		if slices.Contains(named[:i], id) {
-			return score.Invalid(field, "player %d is named twice", id)
+			return score.Refuse(field, score.PlayerRef(id)+" ist zweimal bei Kontra gewählt. Bitte wähle verschiedene Spieler.", "player %d is named twice", id)
 		}
 	}
 	return nil
@@ -214,15 +218,15 @@ func checkKontraPlayers(hd *hand, named []int64) error {
 
 func checkAugen(hd *hand, d deck, re, kontra PartyFacts) error {
 	if re.Augen == nil {
-		return score.Invalid("facts.re.augen", "is required: the Re party's Augen, 0..240")
+		return score.Refuse("facts.re.augen", "Trag die Augen von Re ein (0 bis 240).", "is required: the Re party's Augen, 0..240")
 	}
 	a := *re.Augen
 	if a < 0 || a > totalAugen {
-		return score.Invalid("facts.re.augen", "%s a hand holds 240 Augen, so Re has 0 to 240, got %d", d.name(), a)
+		return score.Refuse("facts.re.augen", "Alle Karten zusammen zählen 240 Augen, also hat Re 0 bis 240. Bitte die Augen prüfen.", "%s a hand holds 240 Augen, so Re has 0 to 240, got %d", d.name(), a)
 	}
 	reTricks, kontraTricks, err := checkTricks(d, re.Tricks, kontra.Tricks)
 	if err != nil {
-		return err
+		return score.WithHint(err, fmt.Sprintf("Ein Spiel hat %d Stiche; Re und Kontra haben zusammen genau so viele. Bitte die Stiche prüfen.", d.tricks()))
 	}
 	// First the Augen against the tricks as far as the Augen tell them.
 	reRange := trickRangeOf(d, reTricks, a > 0, !d.nines)
@@ -231,10 +235,10 @@ func checkAugen(hd *hand, d deck, re, kontra PartyFacts) error {
 		return err
 	}
 	if kontra.Augen != nil && (*kontra.Augen < 0 || *kontra.Augen > totalAugen) {
-		return score.Invalid("facts.kontra.augen", "%s a hand holds 240 Augen, so Kontra has 0 to 240, got %d", d.name(), *kontra.Augen)
+		return score.Refuse("facts.kontra.augen", "Alle Karten zusammen zählen 240 Augen, also hat Kontra 0 bis 240. Bitte die Augen prüfen.", "%s a hand holds 240 Augen, so Kontra has 0 to 240, got %d", d.name(), *kontra.Augen)
 	}
 	if kontra.Augen != nil && *kontra.Augen+a != totalAugen {
-		return score.Invalid("facts.kontra.augen", "%s the Augen add up to %d, need 240", d.name(), *kontra.Augen+a)
+		return score.Refuse("facts.kontra.augen", fmt.Sprintf("Re und Kontra haben zusammen %d Augen, es müssen 240 sein. Bitte die Augen prüfen.", *kontra.Augen+a), "%s the Augen add up to %d, need 240", d.name(), *kontra.Augen+a)
 	}
 	hd.re.augen, hd.kontra.augen = a, totalAugen-a
 	if hd.re.tookTrick, err = tookTrick(d, "re", "Re", re.TookTrick, reTricks, hd.re.augen); err != nil {
@@ -266,10 +270,12 @@ func checkAugenFit(d deck, a int, reRange, kontraRange trickRange, re, kontra Pa
 		if re.Tricks == nil {
 			field = "facts.kontra.tricks"
 		}
-		return score.Invalid(field, "%s Re taking %d of the %d tricks holds %s Augen, got %d",
+		return score.Refuse(field, fmt.Sprintf("Mit %d von %d Stichen hat Re %s Augen, nicht %d. Bitte Augen und Stiche prüfen.", *reTricks, d.tricks(), spansGerman(spans), a),
+			"%s Re taking %d of the %d tricks holds %s Augen, got %d",
 			d.name(), *reTricks, d.tricks(), spansText(spans), a)
 	}
-	return score.Invalid("facts.re.augen", "%s %s, so Re has %s Augen, got %d",
+	return score.Refuse("facts.re.augen", fmt.Sprintf("%s Re kann %s Augen haben, nicht %d. Bitte die Augen prüfen.", d.floorGerman(), spansGerman(spans), a),
+		"%s %s, so Re has %s Augen, got %d",
 		d.name(), d.trickFloor(), spansText(spans), a)
 }
 
@@ -322,7 +328,7 @@ func tookTrick(d deck, key, name string, given *bool, tricks *int, augen int) (b
 	case !d.nines:
 		return false, nil
 	}
-	return false, score.Invalid(field, "%s %s may have 0 Augen and still have taken a trick of four nines: say whether it took one (took_trick or tricks)", d.name(), name)
+	return false, score.Refuse(field, name+" hat 0 Augen, kann aber mit 48 Karten einen Stich aus vier Neunen gemacht haben. Bitte angeben, ob "+name+" einen Stich hatte.", "%s %s may have 0 Augen and still have taken a trick of four nines: say whether it took one (took_trick or tricks)", d.name(), name)
 }
 
 // trickRangeOf is the tricks a party may have taken: its tricks when
@@ -363,7 +369,7 @@ func parseLevel(field, word, s string) (int, error) {
 			return lvl, nil
 		}
 	}
-	return 0, score.Invalid(field, "must be one of none, %s, keine90, keine60, keine30, schwarz, got %q", word, s)
+	return 0, score.Refuse(field, "Angesagt werden kann "+strings.ToUpper(word[:1])+word[1:]+", keine 90, keine 60, keine 30 oder schwarz. Bitte die Ansage neu wählen.", "must be one of none, %s, keine90, keine60, keine30, schwarz, got %q", word, s)
 }
 
 func checkSpecials(hd *hand, d deck, r Rules, f Facts, re, kontra PartyFacts) error {
@@ -374,12 +380,12 @@ func checkSpecials(hd *hand, d deck, r Rules, f Facts, re, kontra PartyFacts) er
 		side  *side
 	}{{"re", re, &hd.re}, {"kontra", kontra, &hd.kontra}} {
 		if err := checkPartySpecials(d, p.name, p.facts, *p.side, allowed, hd.game, hd.suit); err != nil {
-			return err
+			return score.WithHint(err, "Diese Sonderpunkte passen nicht zu dem Spiel oder den Augen. Bitte Doppelkopf, Fuchs und Karlchen prüfen.")
 		}
 		p.side.doppelkopf, p.side.fuchs, p.side.karlchen = p.facts.Doppelkopf, p.facts.FuchsGefangen, p.facts.Karlchen
 	}
 	if n := re.Doppelkopf + kontra.Doppelkopf; n > maxDoppelkoepfe {
-		return score.Invalid("facts.kontra.doppelkopf", "%s at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d in total", d.name(), n)
+		return score.Refuse("facts.kontra.doppelkopf", "In einem Spiel gibt es höchstens vier Doppelköpfe. Bitte die Doppelköpfe prüfen.", "%s at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d in total", d.name(), n)
 	}
 	fuchsMax, why := maxFuechse, "there are 2 Karo-Asse"
 	if f.Schweinchen != nil {
@@ -390,10 +396,14 @@ func checkSpecials(hd *hand, d deck, r Rules, f Facts, re, kontra PartyFacts) er
 		if re.FuchsGefangen > fuchsMax {
 			field = "facts.re.fuchs_gefangen"
 		}
-		return score.Invalid(field, "%s at most %d Füchse can be caught in this hand (%s), got %d in total", d.name(), fuchsMax, why, n)
+		hint := "Es gibt nur zwei Füchse (die Karo-Asse). Bitte die gefangenen Füchse prüfen."
+		if f.Schweinchen != nil {
+			hint = "Mit Schweinchen ist nur noch ein Karo-Ass ein Fuchs. Bitte die gefangenen Füchse prüfen."
+		}
+		return score.Refuse(field, hint, "%s at most %d Füchse can be caught in this hand (%s), got %d in total", d.name(), fuchsMax, why, n)
 	}
 	if re.Karlchen && kontra.Karlchen {
-		return score.Invalid("facts.kontra.karlchen", "%s there is one Karlchen (the last trick) per hand, and Re already has it", d.name())
+		return score.Refuse("facts.kontra.karlchen", "Es gibt nur ein Karlchen (den letzten Stich), und Re hat es schon. Bitte bei Re oder Kontra abwählen.", "%s there is one Karlchen (the last trick) per hand, and Re already has it", d.name())
 	}
 	return checkContent(hd, d, re, kontra)
 }
@@ -422,7 +432,8 @@ func checkContent(hd *hand, d deck, re, kontra PartyFacts) error {
 	if s.tricks.known() {
 		msg += " in " + plural(s.tricks.lo, "trick", "tricks")
 	}
-	return score.Invalid("facts."+key+"."+firstSpecial(PartyFacts{Doppelkopf: c.doppelkopf, FuchsGefangen: c.fuchs, Karlchen: c.karlchen}), "%s", msg)
+	return score.Refuse("facts."+key+"."+firstSpecial(PartyFacts{Doppelkopf: c.doppelkopf, FuchsGefangen: c.fuchs, Karlchen: c.karlchen}),
+		fmt.Sprintf("Mit %d Augen kann %s nicht alle diese Sonderpunkte haben. Bitte Augen, Doppelkopf, Fuchs und Karlchen prüfen.", s.augen, name), "%s", msg)
 }
 
 func checkPartySpecials(d deck, name string, p PartyFacts, s side, allowed bool, game, suit string) error {
@@ -439,7 +450,7 @@ func checkPartySpecials(d deck, name string, p PartyFacts, s side, allowed bool,
 		return nil
 	}
 	if !allowed {
-		return score.Invalid(field+firstSpecial(p), "special points do not count in a solo (option sonderpunkte_in_solo is off)")
+		return score.Refuse(field+firstSpecial(p), "Im Solo zählen an diesem Tisch keine Sonderpunkte. Bitte Doppelkopf, Fuchs und Karlchen abwählen.", "special points do not count in a solo (option sonderpunkte_in_solo is off)")
 	}
 	if p.Doppelkopf > maxDoppelkoepfe {
 		return score.Invalid(field+"doppelkopf", "%s at most 4 Doppelköpfe fit in one hand (only Asse and Zehnen make 40 Augen), got %d", d.name(), p.Doppelkopf)
@@ -479,12 +490,12 @@ func firstSpecial(p PartyFacts) string {
 
 func checkExtras(hd *hand, r Rules, f Facts) error {
 	if f.Herzstich && f.Game == GameFarbsolo && f.Suit == "herz" {
-		return score.Invalid("facts.herzstich", "in a Herz-Solo hearts are trump, so there is no Herzstich")
+		return score.Refuse("facts.herzstich", "Im Herz-Solo ist Herz Trumpf, also gibt es keinen Herzstich. Bitte abwählen.", "in a Herz-Solo hearts are trump, so there is no Herzstich")
 	}
 	hd.herz = f.Herzstich
 	if f.VerworfenBy != nil {
 		if !slices.Contains(hd.active, *f.VerworfenBy) {
-			return score.Invalid("facts.verworfen_by", "player %d is not one of the hand's four players", *f.VerworfenBy)
+			return score.Refuse("facts.verworfen_by", notInHand(*f.VerworfenBy, hd.active, "verworfen"), "player %d is not one of the hand's four players", *f.VerworfenBy)
 		}
 		id := *f.VerworfenBy
 		hd.revoker = &id
@@ -494,12 +505,47 @@ func checkExtras(hd *hand, r Rules, f Facts) error {
 	}
 	switch {
 	case !r.Schweinchen:
-		return score.Invalid("facts.schweinchen", "Schweinchen is not played under this rule set (option schweinchen is off)")
+		return score.Refuse("facts.schweinchen", "Schweinchen wird an diesem Tisch nicht gespielt (Tischregeln). Bitte abwählen.", "Schweinchen is not played under this rule set (option schweinchen is off)")
 	case !slices.Contains(hd.active, *f.Schweinchen):
-		return score.Invalid("facts.schweinchen", "player %d is not one of the hand's four players", *f.Schweinchen)
+		return score.Refuse("facts.schweinchen", notInHand(*f.Schweinchen, hd.active, "Schweinchen"), "player %d is not one of the hand's four players", *f.Schweinchen)
 	case !karoAssTrump(f.Game, f.Suit):
-		return score.Invalid("facts.schweinchen", "the Karo-Ass is not trump in this game, so there is no Schweinchen")
+		return score.Refuse("facts.schweinchen", "In diesem Spiel ist das Karo-Ass kein Trumpf, also gibt es kein Schweinchen. Bitte abwählen.", "the Karo-Ass is not trump in this game, so there is no Schweinchen")
 	}
 	hd.schwein, hd.hasSchwein = *f.Schweinchen, true
 	return nil
+}
+
+// notInHand is the hint for a player named where only the hand's four
+// may be (what: "Re", "Kontra", …): who he is not, and whom to choose.
+func notInHand(id int64, active []int64, what string) string {
+	return score.PlayerRef(id) + " spielt dieses Spiel nicht mit (" + what + "). Wähle unter den vier, die spielen: " + score.PlayerList(active) + "."
+}
+
+// withArticle is a game's German name with its dative article, as in
+// "bei einem Normalspiel".
+func withArticle(name string) string {
+	switch name {
+	case "Hochzeit", "Armut", "Stille Hochzeit":
+		return "einer " + name
+	}
+	return "einem " + name
+}
+
+// spansGerman lists Augen spans as German writes them: "0 bis 8 oder 12".
+func spansGerman(spans []span) string {
+	if len(spans) == 0 {
+		return "keine Zahl von"
+	}
+	parts := make([]string, len(spans))
+	for i, s := range spans {
+		if s.lo == s.hi {
+			parts[i] = fmt.Sprint(s.lo)
+		} else {
+			parts[i] = fmt.Sprintf("%d bis %d", s.lo, s.hi)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " oder " + parts[len(parts)-1]
 }

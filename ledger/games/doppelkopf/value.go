@@ -271,6 +271,8 @@ func payAlone(pts map[int64]score.Points, hd hand, revoker int64) {
 	pts[revoker] = total
 }
 
+// roleLabel labels a player's line of the result with his name and his
+// role in the hand: "{{player:3}} (Solist)".
 func roleLabel(hd hand, id int64) string {
 	role := "Kontra"
 	switch {
@@ -282,9 +284,9 @@ func roleLabel(hd hand, id int64) string {
 		role = "Re"
 	}
 	if hd.revoker != nil && *hd.revoker == id {
-		role += " (verworfen)"
+		role += ", verworfen"
 	}
-	return role
+	return score.PlayerRef(id) + " (" + role + ")"
 }
 
 // bockTriggers lists what happened in a played hand that queues a Bock

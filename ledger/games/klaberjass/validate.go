@@ -115,10 +115,10 @@ func validate(f Facts, seated []int64, r Rules) (*game, error) {
 	g.trumpPlayer = f.TrumpPlayer
 	g.trump = slices.Index(suitKeys, f.TrumpSuit)
 	if g.trump < 0 {
-		return nil, score.Invalid("facts.trump_suit", "must be kreuz, pik, herz or karo, got %q", f.TrumpSuit)
+		return nil, score.Refuse("facts.trump_suit", "Wähle die Trumpffarbe: Kreuz, Pik, Herz oder Karo.", "must be kreuz, pik, herz or karo, got %q", f.TrumpSuit)
 	}
 	if f.Orgi && !r.Orgi {
-		return nil, score.Invalid("facts.orgi", "this table does not play Orgi (option orgi is off)")
+		return nil, score.Refuse("facts.orgi", "An diesem Tisch wird ohne Orgi gespielt (Tischregeln). Bitte abwählen.", "this table does not play Orgi (option orgi is off)")
 	}
 	if err := g.addMelds(f.Melds); err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func validate(f Facts, seated []int64, r Rules) (*game, error) {
 	}
 	g.lastTrick = f.LastTrick
 	if f.Re && !f.Kontra {
-		return nil, score.Invalid("facts.re", "Re is only said on top of a Kontra")
+		return nil, score.Refuse("facts.re", "Re kann nur auf ein Kontra gesagt werden. Wähle erst Kontra oder nimm Re zurück.", "Re is only said on top of a Kontra")
 	}
 	return g, nil
 }
@@ -144,20 +144,20 @@ func validate(f Facts, seated []int64, r Rules) (*game, error) {
 func handPlayers(named, seated []int64) ([]int64, error) {
 	if named == nil {
 		if len(seated) < 2 || len(seated) > 4 {
-			return nil, score.Invalid("facts.players", "is required: %d players are seated, name the 2 to 4 players of this hand in seating order", len(seated))
+			return nil, score.Refuse("facts.players", fmt.Sprintf("Am Tisch sitzen %d; Klaberjass spielen 2 bis 4. Wähle, wer dieses Spiel spielt.", len(seated)), "is required: %d players are seated, name the 2 to 4 players of this hand in seating order", len(seated))
 		}
 		named = seated
 	}
 	if len(named) < 2 || len(named) > 4 {
-		return nil, score.Invalid("facts.players", "Klaberjass is played by 2, 3 or 4 players, got %d", len(named))
+		return nil, score.Refuse("facts.players", fmt.Sprintf("Klaberjass spielen 2, 3 oder 4, gewählt sind %d. Bitte die Spieler prüfen.", len(named)), "Klaberjass is played by 2, 3 or 4 players, got %d", len(named))
 	}
 	for i, id := range named {
 		field := fmt.Sprintf("facts.players[%d]", i)
 		if !slices.Contains(seated, id) {
-			return nil, score.Invalid(field, "player %d is not seated in this session", id)
+			return nil, score.Refuse(field, "Mitspielen kann nur, wer heute am Tisch sitzt: "+score.PlayerList(seated)+".", "player %d is not seated in this session", id)
 		}
 		if slices.Index(named, id) != i {
-			return nil, score.Invalid(field, "player %d is named twice", id)
+			return nil, score.Refuse(field, score.PlayerRef(id)+" ist zweimal gewählt. Bitte verschiedene Spieler wählen.", "player %d is named twice", id)
 		}
 	}
 	return slices.Clone(named), nil
@@ -178,7 +178,7 @@ func makeSides(players []int64) [][]int64 {
 
 func (g *game) member(field string, id int64, role string) error {
 	if g.seat(id) < 0 {
-		return score.Invalid(field, "%s (player %d) is not one of the hand's players", role, id)
+		return score.Refuse(field, score.PlayerRef(id)+" spielt dieses Spiel nicht mit. Wähle unter "+score.PlayerList(g.players)+".", "%s (player %d) is not one of the hand's players", role, id)
 	}
 	return nil
 }
@@ -283,7 +283,7 @@ func (g *game) addBella(bella *int64) error {
 func (g *game) addCardPoints(sp []SidePoints) error {
 	n := len(g.sides)
 	if len(sp) != n {
-		return score.Invalid("facts.card_points", "give the card points of each of the %d sides (%s), got %d entries", n, g.sideList(), len(sp))
+		return score.Refuse("facts.card_points", fmt.Sprintf("Trag die Kartenpunkte jeder Seite ein (%d Seiten).", n), "give the card points of each of the %d sides (%s), got %d entries", n, g.sideList(), len(sp))
 	}
 	g.cardPoints = make([]int, n)
 	given := make([]int, n) // 1 + entry index per side
@@ -291,24 +291,24 @@ func (g *game) addCardPoints(sp []SidePoints) error {
 	for i, e := range sp {
 		field := fmt.Sprintf("facts.card_points[%d]", i)
 		if g.seat(e.Player) < 0 {
-			return score.Invalid(field+".player", "player %d is not one of the hand's players", e.Player)
+			return score.Refuse(field+".player", score.PlayerRef(e.Player)+" spielt dieses Spiel nicht mit. Wähle unter "+score.PlayerList(g.players)+".", "player %d is not one of the hand's players", e.Player)
 		}
 		s := g.side(e.Player)
 		if given[s] != 0 {
-			return score.Invalid(field+".player", "%s already has card points in facts.card_points[%d]", sideIDs(g.sides[s]), given[s]-1)
+			return score.Refuse(field+".player", score.PlayerList(g.sides[s])+" haben schon Kartenpunkte: jede Seite einmal eintragen.", "%s already has card points in facts.card_points[%d]", sideIDs(g.sides[s]), given[s]-1)
 		}
 		given[s] = i + 1
 		if e.Points < 0 || e.Points > cardPointsTotal {
-			return score.Invalid(field+".points", "must be between 0 and 152, got %d", e.Points)
+			return score.Refuse(field+".points", "Kartenpunkte sind 0 bis 152 je Seite (Meldungen und letzter Stich zählen extra). Bitte prüfen.", "must be between 0 and 152, got %d", e.Points)
 		}
 		if e.Points == 1 {
-			return score.Invalid(field+".points", "no card is worth 1 point, so no side takes exactly 1 card point")
+			return score.Refuse(field+".points", "Keine Karte zählt 1 Punkt, also hat keine Seite genau 1 Kartenpunkt. Bitte prüfen.", "no card is worth 1 point, so no side takes exactly 1 card point")
 		}
 		g.cardPoints[s] = e.Points
 		sum += e.Points
 	}
 	if sum != cardPointsTotal {
-		return score.Invalid("facts.card_points", "card points add up to %d, need 152", sum)
+		return score.Refuse("facts.card_points", fmt.Sprintf("Die Kartenpunkte aller Seiten ergeben zusammen 152 (ohne Meldungen und letzten Stich), eingetragen sind %d. Bitte prüfen.", sum), "card points add up to %d, need 152", sum)
 	}
 	return nil
 }

@@ -31,3 +31,15 @@ func (Engine) Preview(h score.Hand) (json.RawMessage, error) {
 	}
 	return json.Marshal(st)
 }
+
+// Ahead returns the seats of the session's next hands, one round of
+// dealers: the deal passes to the next seated player after the last
+// dealer (the first seated before the session's first hand). At a table
+// of five the dealer sits out and the four after him play; with three or
+// four seated everyone plays (a Dreihaxer or a Vierer).
+func (Engine) Ahead(h score.Hand, lastDealer int64) ([]score.Seats, error) {
+	if _, err := decodeRules(h.Rules); err != nil {
+		return nil, err
+	}
+	return score.Rotate(h.Seated, score.NextOf(h.Seated, lastDealer), 4, false), nil
+}

@@ -143,19 +143,19 @@ func checkTable(f Facts, seated []int64, g *game) error {
 		return score.Invalid("facts.variant", `must be "vierer" or "dreihaxer", got %q`, short(f.Variant))
 	}
 	if len(f.Players) != want {
-		return score.Invalid("facts.players", "a %s has %d players, got %d", variantName(g.dreihaxer), want, len(f.Players))
+		return score.Refuse("facts.players", fmt.Sprintf("Ein %s hat %d Spieler, gewählt sind %d. Bitte die Spieler prüfen.", variantName(g.dreihaxer), want, len(f.Players)), "a %s has %d players, got %d", variantName(g.dreihaxer), want, len(f.Players))
 	}
 	for i, id := range f.Players {
 		field := fmt.Sprintf("facts.players[%d]", i)
 		if !slices.Contains(seated, id) {
-			return score.Invalid(field, "player %d is not seated in this session", id)
+			return score.Refuse(field, "Mitspielen kann nur, wer heute am Tisch sitzt. Bitte die Spieler prüfen.", "player %d is not seated in this session", id)
 		}
 		if slices.Contains(f.Players[:i], id) {
-			return score.Invalid(field, "player %d is named twice", id)
+			return score.Refuse(field, score.PlayerRef(id)+" ist zweimal gewählt. Bitte verschiedene Spieler wählen.", "player %d is named twice", id)
 		}
 	}
 	if !slices.Contains(seated, f.Dealer) {
-		return score.Invalid("facts.dealer", "the dealer %d is not seated in this session", f.Dealer)
+		return score.Refuse("facts.dealer", "Wer gibt, muss heute am Tisch sitzen. Bitte den Geber prüfen.", "the dealer %d is not seated in this session", f.Dealer)
 	}
 	if !g.dreihaxer && f.Trog != "" {
 		return score.Invalid("facts.trog", "only a Dreihaxer is played mit or ohne Trog")
@@ -177,14 +177,14 @@ func parseBid(raw json.RawMessage, g *game) error {
 	if raw[0] == '"' {
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil || s != "schwarz" {
-			return score.Invalid("facts.bid", `must be an integer 61..120 or "schwarz", got %s`, short(string(raw)))
+			return score.Refuse("facts.bid", "Gereizt wird von 61 bis 120 oder schwarz. Bitte das Gebot prüfen.", `must be an integer 61..120 or "schwarz", got %s`, short(string(raw)))
 		}
 		g.schwarz = true
 		return nil
 	}
 	n, err := strconv.Atoi(string(raw))
 	if err != nil || n < minBid || n > augenTotal {
-		return score.Invalid("facts.bid", `must be an integer 61..120 or "schwarz", got %s`, short(string(raw)))
+		return score.Refuse("facts.bid", "Gereizt wird von 61 bis 120 oder schwarz. Bitte das Gebot prüfen.", `must be an integer 61..120 or "schwarz", got %s`, short(string(raw)))
 	}
 	g.bid = n
 	return nil
@@ -198,10 +198,10 @@ func checkBidHand(f Facts, g *game) error {
 		return score.Invalid("facts.per_player", "only a Wilde Sauerei (no bid) records each player's Augen; give the Spieler party's augen and tricks")
 	}
 	if f.Spieler == nil {
-		return score.Invalid("facts.spieler", "is required: the player who won the bid")
+		return score.Refuse("facts.spieler", "Wähle den Spieler, der das Spiel gewonnen (gereizt) hat.", "is required: the player who won the bid")
 	}
 	if !slices.Contains(g.players, *f.Spieler) {
-		return score.Invalid("facts.spieler", "player %d does not play this hand", *f.Spieler)
+		return score.Refuse("facts.spieler", score.PlayerRef(*f.Spieler)+" spielt dieses Spiel nicht mit. Wähle den Spieler unter "+score.PlayerList(g.players)+".", "player %d does not play this hand", *f.Spieler)
 	}
 	g.spieler = *f.Spieler
 	g.spielerParty = []int64{g.spieler}
@@ -224,7 +224,7 @@ func checkBidHand(f Facts, g *game) error {
 
 func checkContract(f Facts, g *game) error {
 	if f.Contract == "" {
-		return score.Invalid("facts.contract", "is required: %s", contractList)
+		return score.Refuse("facts.contract", "Wähle das Spiel (Sauerei, Keiler, Eber, …).", "is required: %s", contractList)
 	}
 	if _, ok := trumpCount[f.Contract]; !ok {
 		return score.Invalid("facts.contract", "must be %s, got %q", contractList, short(f.Contract))
@@ -321,29 +321,29 @@ func (g *game) tricksInHand() int {
 
 func checkAugenTricks(f Facts, g *game) error {
 	if f.Augen == nil {
-		return score.Invalid("facts.augen", "is required: the Augen of the Spieler party")
+		return score.Refuse("facts.augen", "Trag die Augen der Spieler-Partei ein.", "is required: the Augen of the Spieler party")
 	}
 	if f.Tricks == nil {
-		return score.Invalid("facts.tricks", "is required: the tricks of the Spieler party")
+		return score.Refuse("facts.tricks", "Trag die Stiche der Spieler-Partei ein.", "is required: the tricks of the Spieler party")
 	}
 	a, t := *f.Augen, *f.Tricks
 	if a < 0 || a > g.total {
-		return score.Invalid("facts.augen", "must be between 0 and %d (the Augen in play), got %d", g.total, a)
+		return score.Refuse("facts.augen", fmt.Sprintf("Im Spiel sind %d Augen, also hat die Spieler-Partei 0 bis %d. Bitte die Augen prüfen.", g.total, g.total), "must be between 0 and %d (the Augen in play), got %d", g.total, a)
 	}
 	all, least := g.tricksInHand(), 0
 	if g.trog == mitTrog {
 		least = 1
 	}
 	if t < least || t > all {
-		return score.Invalid("facts.tricks", "must be between %d and %d, got %d", least, all, t)
+		return score.Refuse("facts.tricks", fmt.Sprintf("Die Spieler-Partei hat %d bis %d Stiche. Bitte die Stiche prüfen.", least, all), "must be between %d and %d, got %d", least, all, t)
 	}
 	switch {
 	case t == 0 && a > 0:
-		return score.Invalid("facts.augen", "the Spieler party took no trick, so it has no Augen, got %d", a)
+		return score.Refuse("facts.augen", "Ohne Stich hat die Spieler-Partei keine Augen. Bitte Augen und Stiche prüfen.", "the Spieler party took no trick, so it has no Augen, got %d", a)
 	case t == all && a != g.total:
-		return score.Invalid("facts.augen", "the Nichtspieler took no trick, so the Spieler party has all %d Augen, got %d", g.total, a)
+		return score.Refuse("facts.augen", "Die Gegenspieler haben keinen Stich, also hat die Spieler-Partei alle Augen. Bitte Augen und Stiche prüfen.", "the Nichtspieler took no trick, so the Spieler party has all %d Augen, got %d", g.total, a)
 	case a == 1 || g.total-a == 1:
-		return score.Invalid("facts.augen", "no card is worth 1 Auge, so neither party can have exactly 1 (got %d of %d)", a, g.total)
+		return score.Refuse("facts.augen", "Keine Karte zählt 1 Auge, also hat keine Partei genau 1 Auge. Bitte die Augen prüfen.", "no card is worth 1 Auge, so neither party can have exactly 1 (got %d of %d)", a, g.total)
 	case g.trog == mitTrog && t == 1 && !twoCardSum(a):
 		return score.Invalid("facts.augen", "the Spieler's only trick is the Trog, and its two cards cannot make %d Augen", a)
 	}

@@ -25,3 +25,14 @@ func (Engine) Preview(h score.Hand) (json.RawMessage, error) {
 	st.finish(rules, h.Seated)
 	return json.Marshal(st)
 }
+
+// Ahead returns the seats of the session's next hands, one round of
+// dealers: the deal passes to the next seated player after the last
+// dealer (the first seated before the session's first hand). The dealer
+// and the three seats after him play.
+func (Engine) Ahead(h score.Hand, lastDealer int64) ([]score.Seats, error) {
+	if _, err := decodeRules(h.Rules); err != nil {
+		return nil, err
+	}
+	return score.Rotate(h.Seated, score.NextOf(h.Seated, lastDealer), 4, true), nil
+}

@@ -225,7 +225,7 @@ func (Engine) Score(h score.Hand) (score.Result, error) {
 
 func validate(f Facts, seated []int64) error {
 	if len(f.Players) != 4 {
-		return score.Invalid("facts.players", "Schwarze Dame is played by exactly 4 players, got %d", len(f.Players))
+		return score.Refuse("facts.players", fmt.Sprintf("Schwarze Dame spielen genau vier, eingetragen sind %d. Bitte die Spieler prüfen.", len(f.Players)), "Schwarze Dame is played by exactly 4 players, got %d", len(f.Players))
 	}
 	seen := map[int64]bool{}
 	tricks, pen := 0, 0
@@ -235,14 +235,14 @@ func validate(f Facts, seated []int64) error {
 	for i, p := range f.Players {
 		field := fmt.Sprintf("facts.players[%d]", i)
 		if !slices.Contains(seated, p.Player) {
-			return score.Invalid(field+".player", "player %d is not seated in this session", p.Player)
+			return score.Refuse(field+".player", "Mitspielen kann nur, wer heute am Tisch sitzt. Bitte die Spieler prüfen.", "player %d is not seated in this session", p.Player)
 		}
 		if seen[p.Player] {
-			return score.Invalid(field+".player", "player %d is named twice", p.Player)
+			return score.Refuse(field+".player", score.PlayerRef(p.Player)+" ist zweimal eingetragen. Bitte jeden Spieler einmal eintragen.", "player %d is named twice", p.Player)
 		}
 		seen[p.Player] = true
 		if p.Tricks < 0 || p.Tricks > tricksPerHand {
-			return score.Invalid(field+".tricks", "must be between 0 and 13, got %d", p.Tricks)
+			return score.Refuse(field+".tricks", "Ein Spieler hat 0 bis 13 Stiche. Bitte prüfen.", "must be between 0 and 13, got %d", p.Tricks)
 		}
 		tricks += p.Tricks
 		if p.Penalty != nil {
@@ -250,7 +250,7 @@ func validate(f Facts, seated []int64) error {
 				return score.Invalid(field+".penalty", "give either the penalty cards or the penalty points, not both")
 			}
 			if *p.Penalty < 0 || *p.Penalty > penaltyPerHand {
-				return score.Invalid(field+".penalty", "must be between 0 and 130, got %d", *p.Penalty)
+				return score.Refuse(field+".penalty", "Strafpunkte sind 0 bis 130 je Spieler. Bitte prüfen.", "must be between 0 and 130, got %d", *p.Penalty)
 			}
 			allCards = false
 		}
@@ -266,19 +266,19 @@ func validate(f Facts, seated []int64) error {
 		if p.PikDame {
 			pik++
 			if pik > 1 {
-				return score.Invalid(field+".pik_dame", "the Pik-Dame was taken twice; it is taken exactly once")
+				return score.Refuse(field+".pik_dame", "Die Pik-Dame hat nur einer bekommen. Bitte nur bei einem Spieler eintragen.", "the Pik-Dame was taken twice; it is taken exactly once")
 			}
 		}
 		pen += penalty(p)
 		if penalty(p) > 0 && p.Tricks == 0 {
-			return score.Invalid(field+".tricks", "a player with penalty cards took at least one trick")
+			return score.Refuse(field+".tricks", score.PlayerRef(p.Player)+" hat Strafkarten, also mindestens einen Stich. Bitte die Stiche prüfen.", "a player with penalty cards took at least one trick")
 		}
 	}
 	if !seen[f.Dealer] {
-		return score.Invalid("facts.dealer", "the dealer %d is not one of the hand's players", f.Dealer)
+		return score.Refuse("facts.dealer", score.PlayerRef(f.Dealer)+" spielt dieses Spiel nicht mit. Wähle den Geber unter den vier.", "the dealer %d is not one of the hand's players", f.Dealer)
 	}
 	if tricks != tricksPerHand {
-		return score.Invalid("facts.players[].tricks", "tricks add up to %d, need 13", tricks)
+		return score.Refuse("facts.players[].tricks", fmt.Sprintf("Ein Spiel hat 13 Stiche, eingetragen sind %d. Bitte prüfen.", tricks), "tricks add up to %d, need 13", tricks)
 	}
 	if allCards {
 		for r := 2; r <= 14; r++ {
@@ -287,11 +287,11 @@ func validate(f Facts, seated []int64) error {
 			}
 		}
 		if pik == 0 {
-			return score.Invalid("facts.players[].pik_dame", "the Pik-Dame was taken by nobody; it is taken exactly once")
+			return score.Refuse("facts.players[].pik_dame", "Wer hat die Pik-Dame bekommen? Bitte bei einem Spieler eintragen.", "the Pik-Dame was taken by nobody; it is taken exactly once")
 		}
 	}
 	if pen != penaltyPerHand {
-		return score.Invalid("facts.players[].penalty", "penalty points add up to %d, need 130", pen)
+		return score.Refuse("facts.players[].penalty", fmt.Sprintf("Alle Strafpunkte zusammen ergeben 130, eingetragen sind %d. Bitte prüfen.", pen), "penalty points add up to %d, need 130", pen)
 	}
 	return nil
 }

@@ -97,7 +97,7 @@ func ParseFacts(raw []byte, seated []int64) (Facts, error) {
 
 func parsePlayers(ws []wirePlayer, seated []int64) ([]PlayerFacts, error) {
 	if len(ws) != 3 && len(ws) != 4 {
-		return nil, score.Invalid("facts.players", "Schwarze Sau is played by 3 or 4 players, got %d", len(ws))
+		return nil, score.Refuse("facts.players", fmt.Sprintf("Schwarze Sau spielen 3 oder 4, eingetragen sind %d. Bitte die Spieler prüfen.", len(ws)), "Schwarze Sau is played by 3 or 4 players, got %d", len(ws))
 	}
 	out := make([]PlayerFacts, 0, len(ws))
 	for i, w := range ws {
@@ -106,7 +106,7 @@ func parsePlayers(ws []wirePlayer, seated []int64) ([]PlayerFacts, error) {
 			return nil, err
 		}
 		if indexOf(out, p.Player) >= 0 {
-			return nil, score.Invalid(fmt.Sprintf("facts.players[%d].player", i), "player %d is named twice", p.Player)
+			return nil, score.Refuse(fmt.Sprintf("facts.players[%d].player", i), score.PlayerRef(p.Player)+" ist zweimal eingetragen. Bitte jeden Spieler einmal eintragen.", "player %d is named twice", p.Player)
 		}
 		out = append(out, p)
 	}
@@ -119,7 +119,7 @@ func parsePlayer(i int, w wirePlayer, seated []int64) (PlayerFacts, error) {
 		return PlayerFacts{}, score.Invalid(field+".player", "is required")
 	}
 	if !slices.Contains(seated, *w.Player) {
-		return PlayerFacts{}, score.Invalid(field+".player", "player %d is not seated in this session", *w.Player)
+		return PlayerFacts{}, score.Refuse(field+".player", "Mitspielen kann nur, wer heute am Tisch sitzt. Bitte die Spieler prüfen.", "player %d is not seated in this session", *w.Player)
 	}
 	cp, tr, err := cardsAndTricks(field, w.CardPoints, w.Tricks, handTricks, w.PikDame)
 	if err != nil {
@@ -133,25 +133,25 @@ func parsePlayer(i int, w wirePlayer, seated []int64) (PlayerFacts, error) {
 // in a trick if he took it.
 func cardsAndTricks(field string, cp, tr *int, maxTricks int, sau bool) (int, int, error) {
 	if cp == nil {
-		return 0, 0, score.Invalid(field+".card_points", "is required")
+		return 0, 0, score.Refuse(field+".card_points", "Trag die Kartenpunkte jedes Spielers ein.", "is required")
 	}
 	if tr == nil {
-		return 0, 0, score.Invalid(field+".tricks", "is required")
+		return 0, 0, score.Refuse(field+".tricks", "Trag die Stiche jedes Spielers ein.", "is required")
 	}
 	if *cp < 0 || *cp > deckPoints {
-		return 0, 0, score.Invalid(field+".card_points", "must be between 0 and 120, got %d", *cp)
+		return 0, 0, score.Refuse(field+".card_points", "Ein Spieler hat 0 bis 120 Kartenpunkte. Bitte prüfen.", "must be between 0 and 120, got %d", *cp)
 	}
 	if *tr < 0 || *tr > maxTricks {
 		return 0, 0, score.Invalid(field+".tricks", "must be between 0 and %d, got %d", maxTricks, *tr)
 	}
 	if *tr == 0 && *cp > 0 {
-		return 0, 0, score.Invalid(field+".card_points", "%d card points without a trick; no trick means 0 card points", *cp)
+		return 0, 0, score.Refuse(field+".card_points", "Ohne Stich hat ein Spieler keine Kartenpunkte. Bitte Stiche und Punkte prüfen.", "%d card points without a trick; no trick means 0 card points", *cp)
 	}
 	if sau && *tr == 0 {
-		return 0, 0, score.Invalid(field+".pik_dame", "the Pik-Dame is taken in a trick, but no trick was taken")
+		return 0, 0, score.Refuse(field+".pik_dame", "Die Pik-Dame kommt nur mit einem Stich. Bitte Stiche und Pik-Dame prüfen.", "the Pik-Dame is taken in a trick, but no trick was taken")
 	}
 	if sau && *cp < sauPoints {
-		return 0, 0, score.Invalid(field+".card_points", "the Pik-Dame alone counts 3 card points, got %d", *cp)
+		return 0, 0, score.Refuse(field+".card_points", "Die Pik-Dame allein zählt schon 3 Kartenpunkte. Bitte die Punkte prüfen.", "the Pik-Dame alone counts 3 card points, got %d", *cp)
 	}
 	return *cp, *tr, nil
 }
@@ -161,7 +161,7 @@ func parseVerstoss(w wireFacts, f *Facts) error {
 		return nil
 	}
 	if indexOf(f.Players, *w.VerstossBy) < 0 {
-		return score.Invalid("facts.verstoss_by", "player %d does not play this hand", *w.VerstossBy)
+		return score.Refuse("facts.verstoss_by", score.PlayerRef(*w.VerstossBy)+" spielt dieses Spiel nicht mit. Bitte den Verstoß einem Mitspieler zuordnen.", "player %d does not play this hand", *w.VerstossBy)
 	}
 	id := *w.VerstossBy
 	f.VerstossBy = &id
@@ -170,11 +170,11 @@ func parseVerstoss(w wireFacts, f *Facts) error {
 
 func parseDealer(w wireFacts, f *Facts) error {
 	if w.Dealer == nil {
-		return score.Invalid("facts.dealer", "is required")
+		return score.Refuse("facts.dealer", "Wähle, wer gibt.", "is required")
 	}
 	i := indexOf(f.Players, *w.Dealer)
 	if i < 0 {
-		return score.Invalid("facts.dealer", "the dealer %d is not one of the hand's players", *w.Dealer)
+		return score.Refuse("facts.dealer", score.PlayerRef(*w.Dealer)+" spielt dieses Spiel nicht mit. Wähle den Geber unter den Mitspielern.", "the dealer %d is not one of the hand's players", *w.Dealer)
 	}
 	f.Dealer = *w.Dealer
 	if len(f.Players) == 4 && f.Players[i].Tricks > stockTricks {
@@ -208,16 +208,16 @@ func checkSums(_ wireFacts, f *Facts) error {
 	points, tricks := f.totals()
 	complete := f.VerstossBy == nil
 	if complete && points != deckPoints {
-		return score.Invalid("facts.players[].card_points", "card points add up to %d, need 120", points)
+		return score.Refuse("facts.players[].card_points", fmt.Sprintf("Alle Kartenpunkte zusammen ergeben 120, eingetragen sind %d. Bitte prüfen.", points), "card points add up to %d, need 120", points)
 	}
 	if complete && tricks != handTricks {
-		return score.Invalid("facts.players[].tricks", "tricks add up to %d, need 10", tricks)
+		return score.Refuse("facts.players[].tricks", fmt.Sprintf("Ein Spiel hat 10 Stiche, eingetragen sind %d. Bitte prüfen.", tricks), "tricks add up to %d, need 10", tricks)
 	}
 	if points > deckPoints {
-		return score.Invalid("facts.players[].card_points", "card points add up to %d, at most 120", points)
+		return score.Refuse("facts.players[].card_points", fmt.Sprintf("Alle Kartenpunkte zusammen sind höchstens 120, eingetragen sind %d. Bitte prüfen.", points), "card points add up to %d, at most 120", points)
 	}
 	if tricks > handTricks {
-		return score.Invalid("facts.players[].tricks", "tricks add up to %d, at most 10", tricks)
+		return score.Refuse("facts.players[].tricks", fmt.Sprintf("Ein Spiel hat 10 Stiche, eingetragen sind %d. Bitte prüfen.", tricks), "tricks add up to %d, at most 10", tricks)
 	}
 	return nil
 }
@@ -232,17 +232,17 @@ func checkSau(_ wireFacts, f *Facts) error {
 		}
 		takers++
 		if takers > 1 {
-			return score.Invalid(fmt.Sprintf("facts.players[%d].pik_dame", i), "the Pik-Dame was taken twice; exactly one player takes it")
+			return score.Refuse(fmt.Sprintf("facts.players[%d].pik_dame", i), "Die Pik-Dame hat nur einer bekommen. Bitte nur bei einem Spieler eintragen.", "the Pik-Dame was taken twice; exactly one player takes it")
 		}
 	}
 	if f.Stock != nil && f.Stock.PikDame && takers > 0 {
-		return score.Invalid("facts.stock.pik_dame", "the Pik-Dame was taken twice; exactly one player or the Stock takes it")
+		return score.Refuse("facts.stock.pik_dame", "Die Pik-Dame hat nur einer bekommen (oder sie lag im Stock). Bitte nur einmal eintragen.", "the Pik-Dame was taken twice; exactly one player or the Stock takes it")
 	}
 	if f.Stock != nil && f.Stock.PikDame {
 		takers++
 	}
 	if takers == 0 && f.VerstossBy == nil {
-		return score.Invalid("facts.players[].pik_dame", "nobody took the Pik-Dame; exactly one player (or the blind Stock) takes it")
+		return score.Refuse("facts.players[].pik_dame", "Wer hat die Pik-Dame bekommen? Bitte bei einem Spieler (oder beim Stock) eintragen.", "nobody took the Pik-Dame; exactly one player (or the blind Stock) takes it")
 	}
 	return nil
 }
@@ -260,11 +260,11 @@ func parseDoublings(w wireFacts, f *Facts) error {
 			return score.Invalid(field+".player", "is required")
 		}
 		if indexOf(f.Players, *d.Player) < 0 {
-			return score.Invalid(field+".player", "player %d does not play this hand", *d.Player)
+			return score.Refuse(field+".player", score.PlayerRef(*d.Player)+" spielt dieses Spiel nicht mit. Bitte die Verdopplung einem Mitspieler zuordnen.", "player %d does not play this hand", *d.Player)
 		}
 		for _, prev := range f.Doublings {
 			if prev.Player == *d.Player {
-				return score.Invalid(field+".player", "player %d already said %s; each player doubles at most once", *d.Player, prev.Call)
+				return score.Refuse(field+".player", score.PlayerRef(*d.Player)+" hat schon verdoppelt; jeder verdoppelt höchstens einmal. Bitte prüfen.", "player %d already said %s; each player doubles at most once", *d.Player, prev.Call)
 			}
 		}
 		f.Doublings = append(f.Doublings, Doubling{Call: d.Call, Player: *d.Player})

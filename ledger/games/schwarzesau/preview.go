@@ -36,3 +36,15 @@ func (Engine) Preview(h score.Hand) (json.RawMessage, error) {
 	st.at(rules, date, h.Seated)
 	return json.Marshal(st)
 }
+
+// Ahead returns the seats of the session's next hands, one round of
+// dealers: the deal passes to the next seated player after the last
+// dealer (the first seated before the session's first hand). With three
+// or four seated everyone plays; with more, the dealer (who plays the
+// Stock) and the three seats after him.
+func (Engine) Ahead(h score.Hand, lastDealer int64) ([]score.Seats, error) {
+	if _, err := decodeRules(h.Rules); err != nil {
+		return nil, err
+	}
+	return score.Rotate(h.Seated, score.NextOf(h.Seated, lastDealer), 4, true), nil
+}
