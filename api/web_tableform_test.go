@@ -65,7 +65,7 @@ func TestWebTableFormStake(t *testing.T) {
 		t.Errorf("house table's options %v, want nines", opts)
 	}
 	if !koenigssolo {
-		t.Log("the catalogue offers no koenigssolo option (COORD-28 item 5): not checked")
+		t.Error("the catalogue offers no koenigssolo option")
 	} else if opts["koenigssolo"] != true {
 		t.Errorf("house table's options %v, want koenigssolo", opts)
 	} else {
