@@ -73,23 +73,44 @@ func (s *Store) HandByID(ctx context.Context, clubID, id int64) (ledger.Hand, er
 	return h, notFound(err, "hand %d", id)
 }
 
-// AppendHand stores a new hand in one round trip: one pipeline, which
-// PostgreSQL runs as one transaction (one Sync) and commits before it
-// answers. Its first statement is the compare-and-set on the table's
-// version, which also takes the table's row lock and stores the table as
-// the hand leaves it (ledger.Table.AfterHand: count, state, the new hand's
-// hash as the chain head, the next version); if the table changed, it
-// fails and nothing after it runs. The hand's hash chains it to the head read with
-// that version (r.Table.ChainHead), computed here with the store's key.
-// Then the hand with its entries, its session's listing among those the
-// statistics read live and its Idempotency-Key; the running totals; the change last (queued, and
-// numbered after the commit, when another writer of the club holds the
-// feed's numbering lock).
+// AppendHand stores a new hand, durably, before it returns. Its
+// statements (stated by handWrite.queue) run in one transaction: alone,
+// in one round trip, when no other hand of this process is being written;
+// else together with the hands that arrived meanwhile, each in its own
+// savepoint, in one durable commit (handCommits). The compare-and-set on
+// the table's version comes first: if the table changed, the hand is
+// ErrStale and nothing of it is stored. A change the transaction could not
+// number (another writer of the club held the feed's numbering lock) is
+// numbered after the commit, before the hand is answered.
 func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecord) (ledger.Hand, error) {
+	w, err := s.prepareHand(clubID, r)
+	if err != nil {
+		return ledger.Hand{}, err
+	}
+	if err := s.commits.write(ctx, w); err != nil {
+		return ledger.Hand{}, err
+	}
+	if w.err != nil {
+		return w.hand, w.err
+	}
+	if !w.queued {
+		return w.hand, nil
+	}
+	if err := s.numberChanges(ctx, clubID); err != nil {
+		return w.hand, where(err, "numbering the change of hand %d of table %d", w.hand.Number, w.hand.TableID)
+	}
+	return w.hand, nil
+}
+
+// prepareHand computes what a new hand's row holds (its hash, chained to
+// the head read with the table's version, r.Table.ChainHead, with the
+// store's key; its packed texts; its entries) and returns it ready to
+// queue.
+func (s *Store) prepareHand(clubID int64, r ledger.HandRecord) (*handWrite, error) {
 	res := r.Result
 	stored, err := encodeResult(res)
 	if err != nil {
-		return ledger.Hand{}, err
+		return nil, err
 	}
 	h := ledger.Hand{TableID: r.Table.ID, SessionID: r.Session.ID, Number: r.Number, Game: r.Table.Game, Rules: r.Session.Terms.Rules,
 		Facts: r.Facts, Result: res, RecordedBy: r.RecordedBy, RecordedAt: time.Now().UTC().Truncate(time.Microsecond), Revision: 1}
@@ -98,16 +119,27 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 		Game: h.Game, Rules: h.Rules, Facts: h.Facts, Result: stored, StateAfter: res.State, RecordedBy: h.RecordedBy,
 		RecordedAt: h.RecordedAt}, link.prev)
 	if err != nil {
-		return ledger.Hand{}, err
+		return nil, err
 	}
 	h.Hash = link.hash
 	body, err := handpack.Pack(h.Game, h.Facts, stored, res.State)
 	if err != nil {
-		return ledger.Hand{}, err
+		return nil, err
 	}
-	players, nums, dens := pointColumns(res.Points)
+	return &handWrite{club: clubID, rec: r, hand: h, body: body, link: link, done: make(chan struct{})}, nil
+}
+
+// queue adds the hand's statements to b: the compare-and-set on the
+// table's version, which also takes the table's row lock and stores the
+// table as the hand leaves it (ledger.Table.AfterHand: count, state, the
+// new hand's hash as the chain head, the next version); the hand with its
+// entries, its session's listing among those the statistics read live and
+// its Idempotency-Key; the running totals; the change last. What the
+// statements answer lands in w.
+func (w *handWrite) queue(b *pgx.Batch) {
+	r, h, link := w.rec, w.hand, w.link
+	players, nums, dens := pointColumns(r.Result.Points)
 	after := r.Table.AfterHand(h) // what the table is after the hand: the domain says, the row holds it
-	b := &pgx.Batch{}
 	b.Queue(`
 		WITH t AS (
 			UPDATE tables SET hands = $3, state = $4, version = $8, last_hash = $6
@@ -115,25 +147,12 @@ func (s *Store) AppendHand(ctx context.Context, clubID int64, r ledger.HandRecor
 			RETURNING 1
 		)
 		SELECT stichbuch_expect(EXISTS (SELECT 1 FROM t), 'the table')`,
-		clubID, h.TableID, after.Hands, after.State, r.Table.Version, after.ChainHead, link.prev, after.Version)
-	queueInsertHand(b, clubID, r, body, h.RecordedAt, link).QueryRow(func(row pgx.Row) error { return row.Scan(&h.ID, &h.SessionNumber) })
-	queueTotals(b, clubID, h, players, nums, dens, r.Attendance)
-	var queued bool
-	queueChange(b, clubID, r.Change, &queued)
-	err = send(ctx, s.pool, b)
-	if isStale(err) {
-		return ledger.Hand{}, ledger.ErrStale
-	}
-	if err != nil {
-		return h, where(mapError(err), "appending hand %d of table %d", h.Number, h.TableID)
-	}
-	if !queued {
-		return h, nil
-	}
-	if err := s.numberChanges(ctx, clubID); err != nil {
-		return h, where(err, "numbering the change of hand %d of table %d", h.Number, h.TableID)
-	}
-	return h, nil
+		w.club, h.TableID, after.Hands, after.State, r.Table.Version, after.ChainHead, link.prev, after.Version)
+	queueInsertHand(b, w.club, r, w.body, h.RecordedAt, link).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&w.hand.ID, &w.hand.SessionNumber)
+	})
+	queueTotals(b, w.club, h, players, nums, dens, r.Attendance)
+	queueChange(b, w.club, r.Change, &w.queued)
 }
 
 // chainLink is a row's place in the chain: the hash it chains to, its own,

@@ -31,12 +31,13 @@ type Store struct {
 	pool      *pgxpool.Pool
 	key       chain.Key
 	numbering *numberer
+	commits   *handCommits
 }
 
 // New returns a store on pool that chains the hands and revisions it
 // writes with key, the installation's chain key (see ledger/chain).
 func New(pool *pgxpool.Pool, key chain.Key) *Store {
-	return &Store{pool: pool, key: key, numbering: newNumberer(pool)}
+	return &Store{pool: pool, key: key, numbering: newNumberer(pool), commits: newHandCommits(pool)}
 }
 
 // Ports returns the store as every port of the ledger.
