@@ -79,6 +79,9 @@ type loadResult struct {
 	// and everything else on the machine (other users' work included).
 	PostgresCPU float64         `json:"postgres_cpu_seconds,omitempty"`
 	OtherCPU    float64         `json:"other_cpu_seconds"`
+	// CPUPerHandUS is the service's and PostgreSQL's CPU time per hand
+	// of the window, in microseconds (both known only with --start).
+	CPUPerHandUS float64 `json:"cpu_per_hand_us,omitempty"`
 	MachineCPU  float64         `json:"machine_cpu_busy_percent"` // of all cores
 	Cores       int             `json:"cores"`
 	PGBench     *pgbenchResult  `json:"pgbench,omitempty"`
@@ -102,6 +105,9 @@ type pgbenchResult struct {
 	Failed       int     `json:"failed"`
 	Ratio        float64 `json:"service_over_pgbench"` // hands per second / pgbench TPS
 	P99MS        float64 `json:"p99_ms,omitempty"`     // from the per-transaction log, where kept
+	// Wanted is the clients asked for when the cluster's free connections
+	// were fewer (Clients ran instead).
+	Wanted int `json:"clients_wanted,omitempty"`
 }
 
 // setRatio sets the service's hands per second over pgbench's TPS.
@@ -165,8 +171,8 @@ func parseLoadFlags(args []string, getenv func(string) string, stderr io.Writer)
 		return o, errors.New("load: --tables must be between 1 and 1024")
 	case o.clubs < 1 || o.clubs > o.tables:
 		return o, errors.New("load: --clubs must be between 1 and --tables")
-	case o.clubs > 1 && (o.hot || o.stats || o.pgbench != "" || o.leastcost != ""):
-		return o, errors.New("load: --clubs spreads tables; not with --hot, --stats, --pgbench or --leastcost (one club's tables)")
+	case o.clubs > 1 && (o.hot || o.stats || o.pgbench != ""):
+		return o, errors.New("load: --clubs spreads tables; not with --hot, --stats or --pgbench (one club's tables)")
 	case o.games != "doppelkopf" && o.games != "mix":
 		return o, fmt.Errorf("load: --games must be doppelkopf or mix, got %q", o.games)
 	case o.hands < 0 || o.duration < 0 || o.warmup < 0 || o.rate < 0:
@@ -270,6 +276,9 @@ func printLoad(w io.Writer, r *loadResult) {
 		fmt.Fprintf(w, ", PostgreSQL %.1f", r.PostgresCPU)
 	}
 	fmt.Fprintf(w, ", everything else %.1f\n", r.OtherCPU)
+	if r.CPUPerHandUS > 0 {
+		fmt.Fprintf(w, "  CPU/hand   service + PostgreSQL %.0f µs\n", r.CPUPerHandUS)
+	}
 	if p := r.Pressure; p != nil {
 		fmt.Fprintf(w, "  pressure   %d streams (%d open at the end, %d refused, %d events delivered); %d stalled uploads, %d cut by the service\n",
 			p.Streams, p.StreamsOpen, p.StreamsRefused, p.Events, p.Stalled, p.StalledCut)
@@ -280,6 +289,9 @@ func printLoad(w io.Writer, r *loadResult) {
 	}
 	if p := r.LeastCost; p != nil {
 		fmt.Fprintf(w, "  least cost %d clients, %.0f s: %.1f tps (latency avg %.2f ms, p99 %.2f ms, %d failed)\n", p.Clients, p.Seconds, p.TPS, p.LatencyAvgMS, p.P99MS, p.Failed)
+		if p.Wanted > 0 {
+			fmt.Fprintf(w, "             (%d clients of %d: the cluster's free connections)\n", p.Clients, p.Wanted)
+		}
 		fmt.Fprintf(w, "  ratio      service / least durable hand = %.1f / %.1f = %.0f %%\n", r.HandsPerSec, p.TPS, 100*p.Ratio)
 	}
 }

@@ -355,6 +355,9 @@ func addCPU(res *loadResult, cpu0, cpu1 cpuSample, start time.Time) {
 	res.ServiceCPU = cpu1.service - cpu0.service
 	res.LoadCPU = cpu1.self - cpu0.self
 	res.PostgresCPU = cpu1.postgres - cpu0.postgres
+	if res.ServiceCPU > 0 && res.PostgresCPU > 0 && res.Hands > 0 {
+		res.CPUPerHandUS = 1e6 * (res.ServiceCPU + res.PostgresCPU) / float64(res.Hands)
+	}
 	if busy, total := cpu1.busy-cpu0.busy, cpu1.total-cpu0.total; total > 0 {
 		res.MachineCPU = 100 * busy / total
 		res.OtherCPU = max(0, busy/clockTicks-res.ServiceCPU-res.LoadCPU-res.PostgresCPU)

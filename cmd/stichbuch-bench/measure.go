@@ -187,7 +187,9 @@ func execPgbench(ctx context.Context, bin string, args []string, script string, 
 }
 
 // runLeastCost creates the least-cost schema (the _setup.sql beside script)
-// in the service's database and runs script with clients clients for d.
+// in the service's database and runs script with clients clients for d, or
+// with as many as the cluster has free connections for (then Wanted says
+// how many were asked for).
 func runLeastCost(ctx context.Context, getenv func(string) string, dbURL, script string, d time.Duration, clients int) (*pgbenchResult, error) {
 	setup, err := os.ReadFile(strings.TrimSuffix(script, ".sql") + "_setup.sql")
 	if err != nil {
@@ -198,10 +200,16 @@ func runLeastCost(ctx context.Context, getenv func(string) string, dbURL, script
 		return nil, err
 	}
 	_, err = conn.Exec(ctx, string(setup))
+	var free int
+	if err == nil {
+		err = conn.QueryRow(ctx, `SELECT current_setting('max_connections')::int - (SELECT count(*) FROM pg_stat_activity) - 5`).Scan(&free)
+	}
 	conn.Close(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load: --leastcost: the schema: %w", err)
 	}
+	wanted := clients
+	clients = max(1, min(clients, free))
 	bin, err := findPgbench(getenv)
 	if err != nil {
 		return nil, err
@@ -213,7 +221,11 @@ func runLeastCost(ctx context.Context, getenv func(string) string, dbURL, script
 	defer os.RemoveAll(logDir)
 	args := []string{"-n", "-M", "prepared", "-c", strconv.Itoa(clients), "-j", strconv.Itoa(min(clients, runtime.NumCPU())),
 		"-T", strconv.Itoa(int(math.Ceil(d.Seconds()))), "-f", script, dbURL}
-	return execPgbench(ctx, bin, args, script, clients, d, logDir)
+	r, err := execPgbench(ctx, bin, args, script, clients, d, logDir)
+	if err == nil && clients < wanted {
+		r.Wanted = wanted
+	}
+	return r, err
 }
 
 // pgbenchLatencies reads every transaction's latency from pgbench's

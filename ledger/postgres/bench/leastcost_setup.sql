@@ -21,5 +21,5 @@ CREATE TABLE IF NOT EXISTS leastcost.totals (
     num      bigint NOT NULL,
     PRIMARY KEY (table_id, player)
 );
-INSERT INTO leastcost.tables SELECT g FROM generate_series(1, 256) g ON CONFLICT DO NOTHING;
-INSERT INTO leastcost.totals SELECT t, p, 0 FROM generate_series(1, 256) t, generate_series(1, 4) p ON CONFLICT DO NOTHING;
+INSERT INTO leastcost.tables SELECT g FROM generate_series(1, 1024) g ON CONFLICT DO NOTHING;
+INSERT INTO leastcost.totals SELECT t, p, 0 FROM generate_series(1, 1024) t, generate_series(1, 4) p ON CONFLICT DO NOTHING;
