@@ -23,7 +23,7 @@ import (
 // busy are written together in the next transaction, each in its own
 // savepoint, and answered once that transaction's commit is durable. A
 // hand the database refuses (a lost compare-and-set, a constraint) rolls
-// back to its savepoint and gets its own answer; the others commit. A
+// back (to its savepoint) and gets its own answer; the others commit. A
 // failed commit answers every hand of the batch with its error, and
 // stores none of them.
 //
@@ -196,56 +196,93 @@ func (c *handCommits) commitOne(ctx context.Context, w *handWrite) {
 }
 
 // statements sends the batch's hands in as few round trips as their
-// refusals allow: BEGIN, each hand between SAVEPOINT and RELEASE, and
-// COMMIT (unless a test holds it back), in one pipeline. A hand's failed
-// statement makes PostgreSQL skip the rest of the pipeline: that hand is
-// answered with its error, the transaction is rolled back to its
-// savepoint (a round trip of its own), and the hands after it are sent
-// again in the next pipeline.
-// The error returned is one every hand of the batch gets: the
-// transaction's, or the connection's.
+// refusals allow. First all of them, between BEGIN and COMMIT (unless a
+// test holds the COMMIT back), in one pipeline without savepoints, which
+// cost PostgreSQL a subtransaction per hand. A hand's failed statement
+// makes PostgreSQL skip the rest of the pipeline: that hand is answered
+// with its error, the transaction is rolled back, and the others are sent
+// again, each between SAVEPOINT and RELEASE; a refusal among them rolls
+// back to its savepoint only (a round trip of its own), and the hands
+// after it are sent again in the next pipeline. The error returned is one
+// every hand of the batch gets: the transaction's, or the connection's.
 func (c *handCommits) statements(ctx context.Context, conn *pgx.Conn, batch []*handWrite) error {
-	pending := batch
-	opening := []string{"BEGIN"}
+	i, err := c.pipeline(ctx, conn, batch, false)
+	if err == nil || i < 0 {
+		return err
+	}
+	if err := conn.PgConn().Exec(ctx, "ROLLBACK; BEGIN").Close(); err != nil {
+		return mapError(err)
+	}
+	rest := slices.Delete(slices.Clone(batch), i, i+1)
 	for {
-		b := &pgx.Batch{}
-		for _, sql := range opening {
-			b.Queue(sql)
+		if len(rest) == 0 {
+			return c.commitEmpty(ctx, conn)
 		}
-		opening = nil
-		first := make([]int, len(pending)) // the index of each hand's first statement
-		for i, w := range pending {
-			first[i] = b.Len()
-			b.Queue("SAVEPOINT hand")
-			w.queue(b)
-			b.Queue("RELEASE SAVEPOINT hand")
+		i, err := c.pipeline(ctx, conn, rest, true)
+		if err == nil || i < 0 {
+			return err
 		}
-		body := b.Len()
-		if c.beforeCommit == nil {
-			b.Queue("COMMIT")
-		}
-		answered := countAnswers(b)
-		err := conn.SendBatch(ctx, b).Close()
-		if err == nil {
-			return nil
-		}
-		at := *answered // the statement that failed
-		var pgErr *pgconn.PgError
-		if at < len(opening) || at >= body || !errors.As(err, &pgErr) {
-			return mapError(err)
-		}
-		i, _ := slices.BinarySearch(first, at+1)
-		w := pending[i-1]
-		if w.err = handRefusal(w, err); ledger.ErrorCode(w.err) == ledger.EUNAVAILABLE {
-			return w.err
-		}
-		pending = pending[i:]
+		rest = rest[i+1:]
 		// On its own, in the simple protocol: an aborted transaction
 		// prepares no statement, which the next pipeline may need.
 		if err := conn.PgConn().Exec(ctx, "ROLLBACK TO SAVEPOINT hand; RELEASE SAVEPOINT hand").Close(); err != nil {
 			return mapError(err)
 		}
 	}
+}
+
+// commitEmpty ends a transaction whose every hand was refused, as a
+// pipeline would have.
+func (c *handCommits) commitEmpty(ctx context.Context, conn *pgx.Conn) error {
+	if c.beforeCommit != nil {
+		return nil
+	}
+	return mapError(conn.PgConn().Exec(ctx, "COMMIT").Close())
+}
+
+// pipeline sends hands' statements in one pipeline, in a transaction
+// begun by it unless savepoints is set (then the transaction is open,
+// and each hand goes between SAVEPOINT and RELEASE), ending with COMMIT
+// unless a test holds it back. When a hand's statement fails, it answers
+// that hand (w.err) and returns its index with the error; an error no
+// hand is answered for comes with -1 and is every hand's.
+func (c *handCommits) pipeline(ctx context.Context, conn *pgx.Conn, hands []*handWrite, savepoints bool) (int, error) {
+	b := &pgx.Batch{}
+	if !savepoints {
+		b.Queue("BEGIN")
+	}
+	opening := b.Len()
+	first := make([]int, len(hands)) // the index of each hand's first statement
+	for i, w := range hands {
+		first[i] = b.Len()
+		if savepoints {
+			b.Queue("SAVEPOINT hand")
+		}
+		w.queue(b)
+		if savepoints {
+			b.Queue("RELEASE SAVEPOINT hand")
+		}
+	}
+	body := b.Len()
+	if c.beforeCommit == nil {
+		b.Queue("COMMIT")
+	}
+	answered := countAnswers(b)
+	err := conn.SendBatch(ctx, b).Close()
+	if err == nil {
+		return -1, nil
+	}
+	at := *answered // the statement that failed
+	var pgErr *pgconn.PgError
+	if at < opening || at >= body || !errors.As(err, &pgErr) {
+		return -1, mapError(err)
+	}
+	i, _ := slices.BinarySearch(first, at+1)
+	w := hands[i-1]
+	if w.err = handRefusal(w, err); ledger.ErrorCode(w.err) == ledger.EUNAVAILABLE {
+		return -1, w.err
+	}
+	return i - 1, err
 }
 
 // handRefusal is the answer to a hand whose statement failed in a batch:

@@ -77,41 +77,49 @@ func assertFeedGapFree(t *testing.T, f batchFixture) int {
 	return n
 }
 
-// TestARefusedHandInTheMiddleOfABatch: of three tables' hands written in
-// one transaction, the middle one was decided from a table that has since
-// moved. It alone is refused (ErrStale, so the ledger decides it again);
-// the others are stored in the one commit, with their changes in the feed
-// and the chain intact.
-func TestARefusedHandInTheMiddleOfABatch(t *testing.T) {
-	f := newBatchFixture(t, 3)
+// TestRefusedHandsInTheMiddleOfABatch: of four tables' hands written in
+// one transaction, the middle two were decided from tables that have
+// since moved. They alone are refused (ErrStale, so the ledger decides
+// them again): the first refusal ends the batch's first pipeline, the
+// second is rolled back to its savepoint, and the other two hands are
+// stored in the one commit, with their changes in the feed and the chain
+// intact.
+func TestRefusedHandsInTheMiddleOfABatch(t *testing.T) {
+	f := newBatchFixture(t, 4)
 	ctx := context.Background()
 	before := assertFeedGapFree(t, f)
-	middle := f.decide(t, 1, 1, "middle")
-	middle.Table.Version-- // decided from a table as it was before its last change
-	recs := []ledger.HandRecord{f.decide(t, 0, 1, "first"), middle, f.decide(t, 2, 1, "last")}
+	recs := []ledger.HandRecord{f.decide(t, 0, 1, "first"), f.decide(t, 1, 1, "second"), f.decide(t, 2, 1, "third"), f.decide(t, 3, 1, "last")}
+	recs[1].Table.Version-- // decided from a table as it was before its last change
+	recs[2].Table.Version--
 	hands, errs := f.st.WriteTogether(ctx, f.actor.ClubID, recs)
-	if errs[0] != nil || errs[2] != nil {
-		t.Fatalf("the other hands of the batch: %v, %v; want both stored", errs[0], errs[2])
+	if errs[0] != nil || errs[3] != nil {
+		t.Fatalf("the other hands of the batch: %v, %v; want both stored", errs[0], errs[3])
 	}
-	if !errors.Is(errs[1], ledger.ErrStale) {
-		t.Errorf("the middle hand: %v, want ErrStale", errs[1])
+	for _, i := range []int{1, 2} {
+		if !errors.Is(errs[i], ledger.ErrStale) {
+			t.Errorf("hand %d of the batch: %v, want ErrStale", i+1, errs[i])
+		}
 	}
-	if hands[0].ID == 0 || hands[2].ID == 0 || hands[0].SessionNumber != 1 || hands[2].SessionNumber != 1 {
-		t.Errorf("stored hands answered as %+v and %+v", hands[0], hands[2])
+	if hands[0].ID == 0 || hands[3].ID == 0 || hands[0].SessionNumber != 1 || hands[3].SessionNumber != 1 {
+		t.Errorf("stored hands answered as %+v and %+v", hands[0], hands[3])
 	}
-	if got := f.st.HandCommits(); got.Commits != 1 || got.Hands != 3 {
-		t.Errorf("the writer made %+v, want one commit of three hands", got)
+	if got := f.st.HandCommits(); got.Commits != 1 || got.Hands != 4 {
+		t.Errorf("the writer made %+v, want one commit of four hands", got)
 	}
 	assertCount(t, f.pool, "hands", 2)
 	assertCount(t, f.pool, "idempotency_keys", 2)
 	if n := assertFeedGapFree(t, f); n != before+2 {
 		t.Errorf("the feed grew by %d changes, want 2", n-before)
 	}
-	// The refused hand, decided again, is stored.
-	if _, _, err := f.store.RecordHand(ctx, f.actor, ledger.NewHand{TableID: f.tables[1].ID, SessionID: f.sessions[1].ID, Number: 1, Facts: f.exampleA()},
-		&ledger.Idempotency{Key: "middle", Hash: hash("middle")}); err != nil {
-		t.Errorf("the refused hand sent again: %v", err)
+	// The refused hands, decided again, are stored.
+	for _, i := range []int{1, 2} {
+		key := []string{"", "second", "third"}[i]
+		if _, _, err := f.store.RecordHand(ctx, f.actor, ledger.NewHand{TableID: f.tables[i].ID, SessionID: f.sessions[i].ID, Number: 1, Facts: f.exampleA()},
+			&ledger.Idempotency{Key: key, Hash: hash(key)}); err != nil {
+			t.Errorf("refused hand %d sent again: %v", i+1, err)
+		}
 	}
+	assertCount(t, f.pool, "hands", 4)
 	if err := verify(f.fixture); err != nil {
 		t.Errorf("verify: %v", err)
 	}
