@@ -77,16 +77,16 @@ type loadResult struct {
 	LoadCPU    float64 `json:"load_cpu_seconds"`
 	// PostgreSQL's processes, when the tool started the embedded cluster,
 	// and everything else on the machine (other users' work included).
-	PostgresCPU float64         `json:"postgres_cpu_seconds,omitempty"`
-	OtherCPU    float64         `json:"other_cpu_seconds"`
+	PostgresCPU float64 `json:"postgres_cpu_seconds,omitempty"`
+	OtherCPU    float64 `json:"other_cpu_seconds"`
 	// CPUPerHandUS is the service's and PostgreSQL's CPU time per hand
 	// of the window, in microseconds (both known only with --start).
-	CPUPerHandUS float64 `json:"cpu_per_hand_us,omitempty"`
-	MachineCPU  float64         `json:"machine_cpu_busy_percent"` // of all cores
-	Cores       int             `json:"cores"`
-	PGBench     *pgbenchResult  `json:"pgbench,omitempty"`
-	Pressure    *pressureResult `json:"pressure,omitempty"`
-	LeastCost   *pgbenchResult  `json:"least_cost,omitempty"`
+	CPUPerHandUS float64         `json:"cpu_per_hand_us,omitempty"`
+	MachineCPU   float64         `json:"machine_cpu_busy_percent"` // of all cores
+	Cores        int             `json:"cores"`
+	PGBench      *pgbenchResult  `json:"pgbench,omitempty"`
+	Pressure     *pressureResult `json:"pressure,omitempty"`
+	LeastCost    *pgbenchResult  `json:"least_cost,omitempty"`
 }
 
 type latencies struct {
