@@ -230,6 +230,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err := instrument(ctx, m, handler, pool, dbase, key); err != nil {
 		return err
 	}
+	m.HandCommits(func() (int64, int64) { c := store.HandCommits(); return c.Commits, c.Hands })
 	if err := startMetrics(ctx, *metricsAddr, *metricsAddr != defaultMetricsAddr, m, log, stdout); err != nil {
 		return err
 	}

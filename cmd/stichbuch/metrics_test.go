@@ -197,6 +197,7 @@ func TestMetricsOfAnEvening(t *testing.T) {
 		{"the chain key's id", "stichbuch_chain_key_info", []string{"key_id", pgtest.ChainKey.IDHex()}, 1},
 		{"hands POSTed and answered 201 (three stored, one replayed)", "stichbuch_http_requests_total", []string{"method", "POST", "route", "/v1/tables/{tableID}/hands", "status", "201"}, 4},
 		{"their latencies", "stichbuch_http_request_duration_seconds", []string{"method", "POST", "route", "/v1/tables/{tableID}/hands"}, 6},
+		{"hands the hand writer's commits held (the replay too: decided from the kept table, its key is refused by the write)", "stichbuch_hand_commit_hands_total", nil, 4},
 		{"a closed evening's route", "stichbuch_http_requests_total", []string{"route", "/v1/sessions/{sessionID}/close"}, 1},
 	} {
 		if got := value(families, c.name, c.labels...); got != c.want {
@@ -209,7 +210,7 @@ func TestMetricsOfAnEvening(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"stichbuch_db_pool_acquired_connections", "stichbuch_db_pool_idle_connections", "stichbuch_db_pool_waits_total",
-		"stichbuch_embedded_postgres_restarts_total", "stichbuch_schema_migration_info", "stichbuch_backups_total",
+		"stichbuch_hand_commits_total", "stichbuch_embedded_postgres_restarts_total", "stichbuch_schema_migration_info", "stichbuch_backups_total",
 		"go_goroutines", "process_resident_memory_bytes", "go_build_info"} {
 		if families[name] == nil {
 			t.Errorf("no %s in the metrics", name)

@@ -221,6 +221,28 @@ func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(poolCanceled, prometheus.CounterValue, float64(s.CanceledAcquireCount()))
 }
 
+// HandCommits shows the hand writer's group commits: the transactions it
+// wrote and the hands they held (hands / commits is the mean batch), as
+// read reports them.
+func (m *Metrics) HandCommits(read func() (commits, hands int64)) {
+	m.reg.MustRegister(handCommitsCollector(read))
+}
+
+var (
+	handCommits   = prometheus.NewDesc("stichbuch_hand_commits_total", "Transactions the hand writer wrote, each holding one hand or a batch of them.", nil, nil)
+	handsCommited = prometheus.NewDesc("stichbuch_hand_commit_hands_total", "Hands the hand writer's transactions held, refused ones included.", nil, nil)
+)
+
+type handCommitsCollector func() (commits, hands int64)
+
+func (c handCommitsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- handCommits; ch <- handsCommited }
+
+func (c handCommitsCollector) Collect(ch chan<- prometheus.Metric) {
+	commits, hands := c()
+	ch <- prometheus.MustNewConstMetric(handCommits, prometheus.CounterValue, float64(commits))
+	ch <- prometheus.MustNewConstMetric(handsCommited, prometheus.CounterValue, float64(hands))
+}
+
 // storeCount is a gauge read from the database at each scrape, within a
 // few seconds; a failure leaves it out of that scrape.
 type storeCount struct {
