@@ -106,3 +106,38 @@ func otherCall(t *testing.T, base, method, path, key string, want int) {
 		t.Fatalf("%s %s on the other server: %d, want %d", method, path, res.StatusCode, want)
 	}
 }
+
+// BenchmarkKeyLookup is BenchmarkPostHand and a GET /v1/club (the key, the
+// club's row, the answer) with the key read from PostgreSQL on every
+// request ("store": a Service without Revocations, as before the key
+// cache) and from the key cache ("cache": as `stichbuch serve` wires it).
+func BenchmarkKeyLookup(b *testing.B) {
+	for _, path := range []string{"hand", "club"} {
+		for _, mode := range []string{"store", "cache"} {
+			b.Run(path+"/"+mode, func(b *testing.B) {
+				e := newEnv(b)
+				if mode == "store" {
+					srv, err := api.New(postgres.New(e.pool, pgtest.ChainKey).Service(), slog.New(slog.DiscardHandler), api.Config{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					e.server = srv
+				}
+				if path == "hand" {
+					postHands(b, e)
+					return
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					req := httptest.NewRequest("GET", "/v1/club", nil)
+					req.Header.Set("Authorization", "Bearer "+e.admin)
+					rec := httptest.NewRecorder()
+					e.server.ServeHTTP(rec, req)
+					if rec.Code != 200 {
+						b.Fatalf("status %d: %s", rec.Code, rec.Body)
+					}
+				}
+			})
+		}
+	}
+}
