@@ -31,10 +31,13 @@ type env struct {
 	server *api.Server
 	store  *ledger.Service
 	router routers.Router
-	admin  string
-	url    string // the test database, for a second instance
-	pool   *pgxpool.Pool
-	count  func(table string) int
+	// keyEvents hears what the store's Listener tells its key cache, after
+	// the cache has.
+	keyEvents keyProbe
+	admin     string
+	url       string // the test database, for a second instance
+	pool      *pgxpool.Pool
+	count     func(table string) int
 }
 
 func newEnv(t testing.TB) *env {
@@ -45,7 +48,17 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	store := postgres.New(pool, pgtest.ChainKey).Service()
+	// As `stichbuch serve` wires it: the key cache answers while the
+	// listener hears revocations; the env starts once it does.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	listener := postgres.Listen(ctx, pool, slog.New(slog.DiscardHandler))
+	ports := postgres.New(pool, pgtest.ChainKey).Ports()
+	ports.Revocations = listener
+	store := ledger.NewService(ports)
+	keyEvents := make(keyProbe, 1024)
+	listener.WatchKeys(keyEvents)
+	keyEvents.await(t, keyEvent{listening: true})
 	srv, err := api.New(store, slog.New(slog.DiscardHandler), api.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +71,7 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, server: srv, store: store, router: router, admin: secret, url: url, pool: pool}
+	e := &env{t: t, server: srv, store: store, router: router, keyEvents: keyEvents, admin: secret, url: url, pool: pool}
 	e.count = func(table string) int {
 		var n int
 		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {

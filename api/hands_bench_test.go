@@ -14,7 +14,11 @@ import (
 // the other. Beside ledger/postgres's BenchmarkRecordHand it shows what
 // the request layer adds to a hand.
 func BenchmarkPostHand(b *testing.B) {
-	e := newEnv(b)
+	postHands(b, newEnv(b))
+}
+
+// postHands records hands through e.server for as long as b loops.
+func postHands(b *testing.B, e *env) {
 	players := e.players("Anna", "Bernd", "Clara", "Dieter")
 	tbl := e.must(201, "POST", "/v1/tables", e.admin, map[string]any{"name": "Doko", "game": "doppelkopf", "stake_cents_per_point": "1/2"})
 	table := int64(tbl["id"].(float64))

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/stichbuch/stichbuch/api"
+	"github.com/stichbuch/stichbuch/ledger"
 	"github.com/stichbuch/stichbuch/ledger/postgres"
 	"github.com/stichbuch/stichbuch/ledger/postgres/pgtest"
 )
@@ -69,7 +70,10 @@ func TestARevokedOrRotatedKeyLosesItsStream(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	log := slog.New(slog.DiscardHandler)
-	other, err := api.New(postgres.New(e.pool, pgtest.ChainKey).Service(), log, api.Config{Notifier: postgres.Listen(ctx, e.pool, log)})
+	listener := postgres.Listen(ctx, e.pool, log)
+	ports := postgres.New(e.pool, pgtest.ChainKey).Ports()
+	ports.Revocations = listener // as serve wires it: a revocation heard nudges the streams
+	other, err := api.New(ledger.NewService(ports), log, api.Config{Notifier: listener})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -179,6 +179,6 @@ func (s *Service) RedeemJoin(ctx context.Context, code string) (APIKey, string, 
 	if err != nil {
 		return APIKey{}, "", err
 	}
-	s.keys.invalidate(clubID)
+	s.keysChanged(clubID)
 	return k, keyToken(k, random), nil
 }

@@ -197,8 +197,11 @@ func (s *Service) CreateClub(ctx context.Context, c NewClub) (Club, string, erro
 }
 
 // Authenticate resolves an API key's secret to its actor, comparing the
-// hash in constant time. Unknown, malformed and revoked keys are
-// EUNAUTHORIZED alike.
+// hash in constant time on every call. Unknown, malformed and revoked keys
+// are EUNAUTHORIZED alike. The key is read from the store unless the key
+// cache (access_keycache.go) holds it: a key revoked through this instance
+// is refused from the next call on, one revoked through another from the
+// moment this instance's KeyNotifier hears of it.
 func (s *Service) Authenticate(ctx context.Context, token string) (Actor, error) {
 	unauthorized := Errorf(EUNAUTHORIZED, "missing, unknown or revoked API key").
 		WithHint("Dieses Gerät ist nicht (mehr) angemeldet: sein Zugang fehlt oder wurde zurückgezogen. Bitte lass dir am Tisch eine neue Einladung geben.")
@@ -206,15 +209,27 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Actor, error)
 	if !ok {
 		return Actor{}, unauthorized
 	}
-	k, err := s.Clubs.FindKey(ctx, clubID, keyID)
-	if ErrorCode(err) == ENOTFOUND {
-		return Actor{}, unauthorized
-	}
-	if err != nil {
-		return Actor{}, err
+	k, cached := s.keyCache.find(clubID, keyID)
+	var ticket keyTicket
+	if !cached {
+		ticket = s.keyCache.ticket()
+		var err error
+		k, err = s.Clubs.FindKey(ctx, clubID, keyID)
+		if ErrorCode(err) == ENOTFOUND {
+			return Actor{}, unauthorized
+		}
+		if err != nil {
+			return Actor{}, err
+		}
 	}
 	sum := sha256.Sum256([]byte(random))
-	if k.RevokedAt != nil || subtle.ConstantTimeCompare(sum[:], k.Hash) != 1 {
+	if subtle.ConstantTimeCompare(sum[:], k.Hash) != 1 {
+		return Actor{}, unauthorized
+	}
+	if !cached {
+		s.keyCache.put(ticket, k) // only a key whose secret was presented
+	}
+	if k.RevokedAt != nil {
 		return Actor{}, unauthorized
 	}
 	a := Actor{ClubID: clubID, KeyID: keyID, Role: k.Role}
@@ -240,7 +255,7 @@ func (s *Service) CreateKey(ctx context.Context, a Actor, role Role, label strin
 		k, err = tx.InsertKey(ctx, nk)
 		return err
 	})
-	s.keys.invalidate(a.ClubID)
+	s.keysChanged(a.ClubID)
 	return k, keyToken(k, random), err
 }
 
@@ -258,7 +273,7 @@ func (s *Service) RevokeKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 		k, err = tx.RevokeKey(ctx, keyID, s.now())
 		return err
 	})
-	s.keys.invalidate(a.ClubID)
+	s.keysChanged(a.ClubID)
 	return k, err
 }
 
@@ -287,7 +302,7 @@ func (s *Service) RotateKey(ctx context.Context, a Actor, keyID int64) (APIKey, 
 		k, err = tx.InsertKey(ctx, nk)
 		return err
 	})
-	s.keys.invalidate(a.ClubID)
+	s.keysChanged(a.ClubID)
 	if err != nil {
 		return APIKey{}, "", err
 	}

@@ -9,8 +9,8 @@ import (
 // KeyRecheck is how old the service's memory of a club's revoked keys may
 // grow before a key check reads the keys again: how long a key revoked
 // through another instance of the service may keep its open event
-// streams. A key revoked or rotated through this instance is forgotten at
-// once.
+// streams when no KeyNotifier tells of it sooner. A key revoked or
+// rotated through this instance is forgotten at once.
 const KeyRecheck = 2 * time.Second
 
 // keyWatch remembers, per club, which API keys are active, so a long-lived
@@ -57,6 +57,19 @@ func (w *keyWatch) invalidate(clubID int64) {
 		c.changed = nil
 	}
 	c.mu.Unlock()
+}
+
+// nudge is invalidate for a club whose keys this instance watches, and
+// nothing for another: a revocation heard from another instance makes the
+// club's streams check their keys at once, without a record per club of
+// every notification.
+func (w *keyWatch) nudge(clubID int64) {
+	w.mu.Lock()
+	_, known := w.clubs[clubID]
+	w.mu.Unlock()
+	if known {
+		w.invalidate(clubID)
+	}
 }
 
 // KeyActive reports whether the actor's API key is still active (neither

@@ -27,6 +27,27 @@ type ClubStore interface {
 	ListKeys(ctx context.Context, clubID int64, p Page) ([]APIKey, error)
 }
 
+// KeyNotifier tells a Service of the API keys revoked (or rotated) through
+// any instance of the service, so the Service may keep the keys it looked
+// up (access_keycache.go). postgres.Listener is one, over LISTEN/NOTIFY.
+type KeyNotifier interface {
+	// WatchKeys reports to w from now on, one call at a time and in order:
+	// at once whether the notifier listens now, then every change of
+	// that and every revoked key it hears.
+	WatchKeys(w KeyWatcher)
+}
+
+// KeyWatcher is told what a KeyNotifier hears.
+type KeyWatcher interface {
+	// Listening says whether revocations are heard from now on. True: the
+	// notifier listens (again), and what was sent before may have been
+	// missed. False: it lost its connection and hears nothing until it
+	// says true.
+	Listening(on bool)
+	// KeyRevoked says that a transaction revoking the key has committed.
+	KeyRevoked(clubID, keyID int64)
+}
+
 // PlayerStore holds a club's players.
 type PlayerStore interface {
 	// ListPlayers returns a page of the club's players by name, then id:

@@ -23,6 +23,11 @@ type Ports struct {
 	Imports ImportStore
 	Health  Pinger
 	Writer  Transactor
+	// Revocations tells of the API keys revoked through any instance of
+	// the service; with it the Service keeps a key cache
+	// (access_keycache.go), without it (nil) every Authenticate reads the
+	// key from Clubs.
+	Revocations KeyNotifier
 }
 
 // Service is the ledger's use-cases: the write flows (record a hand,
@@ -31,14 +36,23 @@ type Ports struct {
 // Service carries as fields.
 type Service struct {
 	Ports
-	now   func() time.Time
-	keys  *keyWatch
-	lanes *handLanes
+	now  func() time.Time
+	keys *keyWatch
+	// keyCache is nil (off) without p.Revocations.
+	keyCache *keyCache
+	lanes    *handLanes
 }
 
-// NewService returns the ledger's use-cases over the store's ports.
+// NewService returns the ledger's use-cases over the store's ports. With
+// p.Revocations it keeps a key cache, which answers while the notifier
+// listens.
 func NewService(p Ports) *Service {
-	return &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck), lanes: newHandLanes()}
+	s := &Service{Ports: p, now: time.Now, keys: newKeyWatch(KeyRecheck), lanes: newHandLanes()}
+	if p.Revocations != nil {
+		s.keyCache = newKeyCache(KeyCacheSize, KeyCacheMaxAge)
+		p.Revocations.WatchKeys(keyEvents{s})
+	}
+	return s
 }
 
 // WithClock returns a copy of s that reads the time from now (for tests).

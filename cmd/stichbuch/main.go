@@ -191,7 +191,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	cfg := api.DefaultConfig
-	cfg.Notifier = postgres.Listen(ctx, pool, log)
+	listener := postgres.Listen(ctx, pool, log)
+	cfg.Notifier = listener
 	if v := getenv("STICHBUCH_RATE_LIMIT"); v != "" {
 		if cfg.RateLimit, err = strconv.Atoi(v); err != nil || cfg.RateLimit < 0 {
 			return fmt.Errorf("STICHBUCH_RATE_LIMIT: want requests per second per key (0: no limit), got %q", v)
@@ -214,6 +215,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	store := postgres.New(pool, key)
 	go store.KeepNumbering(ctx, 2*time.Second, log)
 	ports := store.Ports()
+	ports.Revocations = listener // the service's key cache answers while it listens
 	if readURL := getenv("STICHBUCH_READ_DATABASE_URL"); readURL != "" {
 		readPool, err := postgres.Connect(ctx, readURL)
 		if err != nil {

@@ -91,14 +91,20 @@ func (t *tx) InsertKey(ctx context.Context, nk ledger.NewKey) (ledger.APIKey, er
 	return k, err
 }
 
-// RevokeKey marks a key revoked at `at`, unless it already is.
+// RevokeKey marks a key revoked at `at`, unless it already is, and tells
+// every instance's Listener when the transaction commits (NOTIFY
+// stichbuch_keys, "club:key"), so their key caches forget it.
 func (t *tx) RevokeKey(ctx context.Context, keyID int64, at time.Time) (ledger.APIKey, error) {
 	var k ledger.APIKey
 	err := scanKey(t.QueryRow(ctx, `
 		UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3)
 		WHERE club_id = $1 AND key_id = $2
 		RETURNING club_id, key_id, role, label, created_at, revoked_at, table_id`, t.club, keyID, at), &k)
-	return k, notFound(err, "API key %d", keyID)
+	if err != nil {
+		return k, notFound(err, "API key %d", keyID)
+	}
+	_, err = t.Exec(ctx, `SELECT pg_notify('`+keysChannel+`', $1::bigint::text || ':' || $2::bigint::text)`, t.club, keyID)
+	return k, err
 }
 
 const selectKey = `SELECT club_id, key_id, role, label, created_at, revoked_at, table_id FROM api_keys`

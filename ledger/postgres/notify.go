@@ -22,14 +22,36 @@ import (
 // instance of the service wrote it, on one dedicated connection, and tells
 // the subscribers of that club. After a lost connection it tells every
 // subscriber to look again, since notifications may have been missed.
+//
+// It also hears the revoked API keys (channel stichbuch_keys, sent by
+// RevokeKey's transaction) and tells its KeyWatchers, together with
+// whether it listens: a lost connection is told at once, a silent one
+// within listenPing + pingWithin.
 type Listener struct {
 	pool *pgxpool.Pool
 	log  *slog.Logger
 	mu   sync.Mutex
 	subs map[int64]map[chan int64]struct{}
+
+	// wmu is held while the watchers are told, so they hear one thing at
+	// a time and in order.
+	wmu       sync.Mutex
+	watchers  []ledger.KeyWatcher
+	listening bool
 }
 
-var _ ledger.Notifier = (*Listener)(nil)
+var (
+	_ ledger.Notifier    = (*Listener)(nil)
+	_ ledger.KeyNotifier = (*Listener)(nil)
+)
+
+// The channels the Listener hears, and its connection's application_name
+// (in pg_stat_activity).
+const (
+	changesChannel  = "stichbuch_changes"
+	keysChannel     = "stichbuch_keys"
+	listenerAppName = "stichbuch listener"
+)
 
 // Listen starts a Listener that runs until ctx ends.
 func Listen(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) *Listener {
@@ -59,9 +81,38 @@ func (l *Listener) Subscribe(clubID int64) (<-chan int64, func()) {
 	}
 }
 
+// WatchKeys tells w at once whether the Listener listens, then every
+// change of that and every revoked key it hears, until the Listener ends.
+func (l *Listener) WatchKeys(w ledger.KeyWatcher) {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	l.watchers = append(l.watchers, w)
+	w.Listening(l.listening)
+}
+
+// setListening tells the watchers whether revocations are heard.
+func (l *Listener) setListening(on bool) {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	l.listening = on
+	for _, w := range l.watchers {
+		w.Listening(on)
+	}
+}
+
+// keyRevoked tells the watchers of a revoked key.
+func (l *Listener) keyRevoked(club, key int64) {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	for _, w := range l.watchers {
+		w.KeyRevoked(club, key)
+	}
+}
+
 func (l *Listener) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		err := l.listen(ctx)
+		l.setListening(false)
 		if ctx.Err() != nil {
 			return
 		}
@@ -88,6 +139,10 @@ const (
 
 func (l *Listener) listen(ctx context.Context) error {
 	cfg := l.pool.Config().ConnConfig.Copy()
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	cfg.RuntimeParams["application_name"] = listenerAppName
 	// A wait that times out leaves the connection usable: its deadline
 	// ends the read, no cancel request is sent that could hit the ping.
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
@@ -98,10 +153,13 @@ func (l *Listener) listen(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN stichbuch_changes"); err != nil {
-		return err
+	for _, ch := range []string{changesChannel, keysChannel} {
+		if _, err := conn.Exec(ctx, "LISTEN "+ch); err != nil {
+			return err
+		}
 	}
-	l.tellAll(-1) // anything committed while we were not listening
+	l.setListening(true) // the key watchers forget what they hold
+	l.tellAll(-1)        // anything committed while we were not listening
 	for {
 		waitCtx, cancel := context.WithTimeout(ctx, listenPing)
 		n, err := conn.WaitForNotification(waitCtx)
@@ -115,9 +173,13 @@ func (l *Listener) listen(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		club, seq, ok := parseNotification(n.Payload)
-		if ok {
-			l.tell(club, seq)
+		club, num, ok := parseNotification(n.Payload)
+		switch {
+		case !ok:
+		case n.Channel == keysChannel:
+			l.keyRevoked(club, num)
+		default:
+			l.tell(club, num)
 		}
 	}
 }
@@ -137,6 +199,8 @@ func ping(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
+// parseNotification reads a payload "club:number": a change number on
+// stichbuch_changes, a key id on stichbuch_keys.
 func parseNotification(payload string) (club, seq int64, ok bool) {
 	a, b, found := strings.Cut(payload, ":")
 	club, err1 := strconv.ParseInt(a, 10, 64)
