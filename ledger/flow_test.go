@@ -809,6 +809,38 @@ func TestALoserIsAnsweredOutsideTheTablesTurn(t *testing.T) {
 	}
 }
 
+// TestTheNextHandWaitsForTheOneBeingWritten: a phone sends hand 3 while
+// hand 2 of its table is being written. It waits for that write and is
+// decided from what hand 2 leaves: stored, without a read of the table,
+// instead of being refused from what hand 1 left.
+func TestTheNextHandWaitsForTheOneBeingWritten(t *testing.T) {
+	store := memory.New()
+	ports := store.Ports()
+	hands := &pausedHands{HandStore: ports.Hands, writing: make(chan struct{}), releaseW: make(chan struct{})}
+	ports.Hands = hands
+	c := newClubOn(t, store, ports)
+	_, _, err := c.record(1, bockEvening[0], nil)
+	c.must(err)
+	hands.mu.Lock()
+	hands.writes, hands.pauseWrite, hands.readsBefore = 0, true, 1000
+	hands.mu.Unlock()
+	second, third := make(chan error, 1), make(chan error, 1)
+	go func() { _, _, err := c.record(2, bockEvening[1], nil); second <- err }()
+	<-hands.writing
+	go func() { _, _, err := c.record(3, bockEvening[2], nil); third <- err }()
+	time.Sleep(20 * time.Millisecond) // hand 3 reaches the table's lane while hand 2 is written
+	close(hands.releaseW)
+	c.must(<-second)
+	if err := <-third; err != nil {
+		t.Fatalf("hand 3, sent while hand 2 was written: %v, want it stored after hand 2", err)
+	}
+	hands.mu.Lock()
+	defer hands.mu.Unlock()
+	if reads := 1000 - hands.readsBefore; reads != 0 || hands.writes != 2 {
+		t.Errorf("hands 2 and 3 read the table %d times and wrote %d times, want 0 reads and 2 writes", reads, hands.writes)
+	}
+}
+
 // failingWriter runs the store's transactions with a LockTable that fails
 // as a broken database would.
 type failingWriter struct {

@@ -23,6 +23,10 @@ import (
 // would lose. TestKeptSnapshotIsWhatTheStoreReads (ledger/postgres) and
 // TestTheNextHandIsDecidedFromWhatTheLastLeft check the stores against it.
 //
+// A hand that arrives while another of its table is written waits for
+// that write before it is decided (settle): from what the write leaves it
+// is the next hand, not a refusal decided from what the write replaced.
+//
 // The turns spare the phones racing for one table the write that would
 // lose: the next in line finds that the winner wrote the table (append),
 // gives the turn up and decides again, and its 409 (or the replay of its
@@ -101,6 +105,24 @@ func (l *handLanes) append(ctx context.Context, store HandStore, clubID int64, s
 	}
 	l.keep(clubID, snap, h, now())
 	return h, nil
+}
+
+// settle waits while another request of this process writes the table:
+// a hand is then decided from what that write leaves, not from what it
+// replaces, and is not scored only to lose its turn to that write.
+func (l *handLanes) settle(ctx context.Context, tableID int64) error {
+	l.mu.Lock()
+	busy := l.turns[tableID] != nil
+	l.mu.Unlock()
+	if !busy {
+		return nil
+	}
+	done, err := l.take(ctx, tableID)
+	if err != nil {
+		return err
+	}
+	done()
+	return nil
 }
 
 // take waits for the table's turn, or for ctx to end; the function it

@@ -288,6 +288,11 @@ func (s *Service) RecordHand(ctx context.Context, a Actor, nh NewHand, idem *Ide
 		if round > maxRounds {
 			return Hand{}, false, Errorf(EUNAVAILABLE, "table %d changed %d times while hand %d was recorded; send it again", nh.TableID, round-1, nh.Number)
 		}
+		if reuse {
+			if err := s.lanes.settle(ctx, nh.TableID); err != nil {
+				return Hand{}, false, err
+			}
+		}
 		snap, kept, err := s.lanes.snapshot(ctx, s.Hands, a.ClubID, nh, key, reuse, s.now())
 		if err != nil {
 			return Hand{}, false, err
