@@ -235,7 +235,10 @@ var (
 
 type handCommitsCollector func() (commits, hands int64)
 
-func (c handCommitsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- handCommits; ch <- handsCommited }
+func (c handCommitsCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- handCommits
+	ch <- handsCommited
+}
 
 func (c handCommitsCollector) Collect(ch chan<- prometheus.Metric) {
 	commits, hands := c()
