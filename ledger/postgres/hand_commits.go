@@ -120,11 +120,24 @@ func (c *handCommits) run() {
 		if batch == nil {
 			return
 		}
-		c.commit(batch)
+		c.commitSafely(batch)
 		for _, w := range batch {
 			close(w.done)
 		}
 	}
+}
+
+// commitSafely commits a batch; a panic while writing it (a bug) fails
+// the batch's hands as an internal error instead of taking the service
+// down, as a panic in a request's own goroutine would not. What the
+// transaction held is rolled back with its connection.
+func (c *handCommits) commitSafely(batch []*handWrite) {
+	defer func() {
+		if p := recover(); p != nil {
+			failAll(batch, ledger.Errorf(ledger.EINTERNAL, "writing a batch of %d hands: %v", len(batch), p))
+		}
+	}()
+	c.commit(batch)
 }
 
 // take removes the next batch from the queue, bounded by MaxHands and

@@ -241,3 +241,25 @@ func TestTablesShareCommits(t *testing.T) {
 		t.Errorf("verify: %v", err)
 	}
 }
+
+// TestAPanicInABatchFailsOnlyItsHands: a bug that panics while a batch is
+// written fails the batch's hands as internal errors, stores none of them
+// and leaves the writer working: the next hands are stored.
+func TestAPanicInABatchFailsOnlyItsHands(t *testing.T) {
+	f := newBatchFixture(t, 2)
+	ctx := context.Background()
+	f.st.HoldCommit(func(context.Context, *pgx.Conn) { panic("a bug in the writer") })
+	_, errs := f.st.WriteTogether(ctx, f.actor.ClubID, []ledger.HandRecord{f.decide(t, 0, 1, "a"), f.decide(t, 1, 1, "b")})
+	for i, err := range errs {
+		if ledger.ErrorCode(err) != ledger.EINTERNAL {
+			t.Errorf("hand %d of the panicking batch: %v, want an internal error", i+1, err)
+		}
+	}
+	assertCount(t, f.pool, "hands", 0)
+	f.st.HoldCommit(nil)
+	_, errs = f.st.WriteTogether(ctx, f.actor.ClubID, []ledger.HandRecord{f.decide(t, 0, 1, "a"), f.decide(t, 1, 1, "b")})
+	if errs[0] != nil || errs[1] != nil {
+		t.Errorf("the next batch: %v, %v", errs[0], errs[1])
+	}
+	assertCount(t, f.pool, "hands", 2)
+}

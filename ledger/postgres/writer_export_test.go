@@ -26,7 +26,7 @@ func (s *Store) WriteTogether(ctx context.Context, clubID int64, recs []ledger.H
 		batch[i] = w
 	}
 	order := append([]*handWrite(nil), batch...) // commit sorts its slice
-	s.commits.commit(order)
+	s.commits.commitSafely(order)
 	hands, errs := make([]ledger.Hand, len(batch)), make([]error, len(batch))
 	for i, w := range batch {
 		hands[i], errs[i] = w.hand, w.err
