@@ -99,7 +99,9 @@ type HandStore interface {
 	// listing of its session among those the statistics read live, its
 	// Idempotency-Key and its change. ErrStale
 	// when the table changed since it was read, or the key was taken
-	// meanwhile: nothing is stored, read again.
+	// meanwhile: nothing is stored, read again. The transaction may hold
+	// other hands too (a store may commit hands together); this one is
+	// stored whole or not at all, and returned only once durable.
 	AppendHand(ctx context.Context, clubID int64, r HandRecord) (Hand, error)
 }
 
