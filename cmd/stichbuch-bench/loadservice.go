@@ -93,17 +93,7 @@ func startLoadService(ctx context.Context, o loadOptions, getenv func(string) st
 		}
 		cleanup()
 	}
-	addr := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`listening on (http://\S+)`)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-		io.Copy(io.Discard, out)
-	}()
+	addr := listeningOn(out)
 	select {
 	case svc.base = <-addr:
 	case err := <-done:
@@ -195,4 +185,25 @@ func checkLoopback(base string) error {
 		return fmt.Errorf("load: %s is not a loopback address; the load tool only drives a service on this machine", u.Hostname())
 	}
 	return nil
+}
+
+// listeningOn reads a started service's output for its "listening on"
+// line and sends the address it names, once; the rest of the output is
+// read and dropped, so the service never blocks on a full pipe.
+func listeningOn(out io.Reader) <-chan string {
+	addr := make(chan string, 1)
+	re := regexp.MustCompile(`listening on (http://\S+)`)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case addr <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, out)
+	}()
+	return addr
 }
