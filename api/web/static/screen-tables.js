@@ -10,11 +10,15 @@ import { gameNames } from './games.js';
 
 /** @param {Screen} scr */
 export async function tablesScreen(scr) {
-  const { tables } = await cachedAll('/v1/tables', 'tables');
+  const admin = role.get() === 'admin';
+  // The form is drawn whole, with the catalogue's rule sets: filled in
+  // later, they would push the button down under a finger on its way.
+  const [{ tables }, games] = await Promise.all([cachedAll('/v1/tables', 'tables'),
+    admin ? cached('/v1/games').catch(() => null) : null]);
   const list = h('ul', { class: 'list' }, tables.map((/** @type {any} */ t) => h('li', {}, h('a', { href: `#/t/${t.id}` },
     h('strong', {}, t.name), ' · ', gameNames[t.game] || t.game, t.open_session_id ? ' · Abend läuft' : ''))));
   show(scr, h('h1', {}, 'Tische'), tables.length ? list : h('p', { class: 'muted' }, 'Noch kein Tisch.'),
-    role.get() === 'admin' ? newTable() : null,
+    admin ? newTable(games) : null,
     h('p', { class: 'row' }, h('a', { class: 'btn', href: '#/mitglieder' }, 'Mitglieder & Statistik'),
       h('button', { type: 'button', onclick: () => { key.clear(); role.clear(); rerender(scr); } }, 'Abmelden')));
 }
@@ -51,7 +55,8 @@ export function stake(typed) {
 // catalogue has them.
 const offered = ['nines', 'koenigssolo'];
 
-function newTable() {
+/** @param {any} games the catalogue (GET /v1/games), or null when it could not be read */
+function newTable(games) {
   const nameIn = h('input', { required: true, maxlength: 100 });
   /** @type {{game: string, preset: string, options: Record<string, any>}} */
   const s = { game: 'doppelkopf', preset: '', options: {} };
@@ -84,13 +89,13 @@ function newTable() {
   const stakeHelp = h('p', { class: 'muted help' }, 'Auch als Bruch oder mit Komma: 0,5 oder ½ oder 1/2.');
   /** @param {string} n */
   const helpFor = (n) => fieldHelp.find((x) => x.name === n && (!x.games || x.games.includes(s.game)))?.description_de;
-  cached('/v1/games').then((c) => {
-    catalogue = c.games;
-    fieldHelp = c.table_fields || [];
+  if (games) {
+    catalogue = games.games;
+    fieldHelp = games.table_fields || [];
     const line = helpFor('stake_cents_per_point');
     if (line) stakeHelp.textContent = line;
     drawRules();
-  }, () => {});
+  }
   const form = h('form', { onsubmit: async (/** @type {Event} */ e) => {
     e.preventDefault();
     const g = catalogue.find((x) => x.name === s.game);
