@@ -29,66 +29,42 @@ type storedResult struct {
 	Players []int64              `json:"players,omitempty"`
 }
 
-// HandSnapshot reads the table, the session with its players' names and
-// the Idempotency-Key in one statement, without a lock.
+// HandSnapshot reads the table, the session and the Idempotency-Key in one
+// round trip, without a lock.
 func (s *Store) HandSnapshot(ctx context.Context, clubID, tableID, sessionID int64, key string) (ledger.HandSnapshot, error) {
 	var snap ledger.HandSnapshot
-	err := scanHandSnapshot(s.pool.QueryRow(ctx, selectHandSnapshot, clubID, tableID, sessionID, key), &snap)
-	return snap, notFound(err, "table %d", tableID)
-}
-
-// selectHandSnapshot is the table (no row when it is missing), its
-// session (NULLs when missing), the session's players' ids and names, and
-// what the key holds (NULLs when nothing).
-const selectHandSnapshot = `
-	SELECT t.*,
-	       s.session_id, s.table_id, to_char(s.date, 'YYYY-MM-DD'), s.opened_at, s.closed_at,
-	       ARRAY(SELECT player_id FROM session_players sp
-	             WHERE sp.club_id = $1 AND sp.session_id = s.session_id ORDER BY seat),
-	       s.rules, s.stake_num, s.stake_den, s.settle_mode, s.match_loss_cents,
-	       n.ids, n.names, k.request_hash, k.kind, k.ref_id
-	FROM (SELECT ` + tableColumns + ` FROM tables WHERE club_id = $1 AND table_id = $2) t
-	LEFT JOIN sessions s ON s.club_id = $1 AND s.session_id = $3
-	LEFT JOIN LATERAL (
-		SELECT array_agg(p.player_id) AS ids, array_agg(p.name) AS names
-		FROM session_players sp JOIN players p USING (club_id, player_id)
-		WHERE sp.club_id = $1 AND sp.session_id = s.session_id) n ON true
-	LEFT JOIN idempotency_keys k ON k.club_id = $1 AND k.key = $4 AND $4 <> ''`
-
-func scanHandSnapshot(row pgx.Row, snap *ledger.HandSnapshot) error {
-	t := &snap.Table
-	var num, den int64
-	var mode string
-	var (
-		sessID, sessTable, sessNum, sessDen, sessLoss, ref *int64
-		date, sessMode, kind                              *string
-		opened                                            *time.Time
-		ids                                               []int64
-		names                                             []string
-	)
-	sess := &snap.Session
-	err := row.Scan(&t.ID, &t.Name, &t.Game, &t.Preset, &t.Options, &t.Rules, &num, &den, &mode, &t.MatchLossCents, &t.Hands, &t.State, &t.CreatedAt, &t.Version, &t.ChainHead,
-		&sessID, &sessTable, &date, &opened, &sess.ClosedAt, &sess.Seating, &sess.Terms.Rules, &sessNum, &sessDen, &sessMode, &sessLoss,
-		&ids, &names, &snap.Claim.Hash, &kind, &ref)
-	if err != nil {
+	var tableErr, sessErr error
+	b := &pgx.Batch{}
+	b.Queue(selectTable+` WHERE club_id = $1 AND table_id = $2`, clubID, tableID).QueryRow(func(row pgx.Row) error {
+		if tableErr = scanTable(row, &snap.Table); tableErr == pgx.ErrNoRows {
+			return nil
+		}
+		return tableErr
+	})
+	b.Queue(selectSession+` WHERE s.club_id = $1 AND s.session_id = $2`, clubID, sessionID).QueryRow(func(row pgx.Row) error {
+		if sessErr = scanSession(row, &snap.Session); sessErr == pgx.ErrNoRows {
+			return nil
+		}
+		return sessErr
+	})
+	snap.Names = ledger.Names{}
+	b.Queue(`
+		SELECT p.player_id, p.name FROM session_players sp JOIN players p USING (club_id, player_id)
+		WHERE sp.club_id = $1 AND sp.session_id = $2`, clubID, sessionID).Query(func(rows pgx.Rows) error {
+		var id int64
+		var name string
+		_, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error { snap.Names[id] = name; return nil })
 		return err
+	})
+	if key != "" {
+		b.Queue(`SELECT request_hash, kind, ref_id FROM idempotency_keys WHERE club_id = $1 AND key = $2`, clubID, key).
+			QueryRow(func(row pgx.Row) error { return scanClaim(row, &snap.Claim) })
 	}
-	t.Stake, t.SettleMode = score.Frac(num, max(den, 1)), ledger.SettleMode(mode)
-	snap.Names = make(ledger.Names, len(ids))
-	for i, id := range ids {
-		snap.Names[id] = names[i]
+	if err := send(ctx, s.pool, b); err != nil {
+		return snap, mapError(err)
 	}
-	if ref != nil {
-		snap.Claim.Found, snap.Claim.Kind, snap.Claim.Ref = true, ledger.Kind(*kind), *ref
-	}
-	if sessID == nil {
-		snap.Session = ledger.Session{}
-		return nil
-	}
-	snap.SessionFound = true
-	sess.ID, sess.TableID, sess.Date, sess.OpenedAt = *sessID, *sessTable, *date, *opened
-	sess.Terms.Stake, sess.Terms.SettleMode, sess.Terms.MatchLossCents = score.Frac(*sessNum, max(*sessDen, 1)), ledger.SettleMode(*sessMode), *sessLoss
-	return nil
+	snap.SessionFound = sessErr == nil
+	return snap, notFound(tableErr, "table %d", tableID)
 }
 
 // HandByID reads a hand of the club by its id.
