@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -128,13 +129,14 @@ func (c *handCommits) run() {
 }
 
 // commitSafely commits a batch; a panic while writing it (a bug) fails
-// the batch's hands as an internal error instead of taking the service
-// down, as a panic in a request's own goroutine would not. What the
-// transaction held is rolled back with its connection.
+// the batch's hands with an error of no code of its own (internal)
+// instead of taking the service down, as a panic in a request's own
+// goroutine would not. What the transaction held is rolled back with
+// its connection.
 func (c *handCommits) commitSafely(batch []*handWrite) {
 	defer func() {
 		if p := recover(); p != nil {
-			failAll(batch, ledger.Errorf(ledger.EINTERNAL, "writing a batch of %d hands: %v", len(batch), p))
+			failAll(batch, fmt.Errorf("writing a batch of %d hands: panic: %v", len(batch), p))
 		}
 	}()
 	c.commit(batch)
